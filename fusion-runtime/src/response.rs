@@ -1,0 +1,455 @@
+//! The tool response (SPEC §1) and the builder that composes its blocks in the fixed order of
+//! SPEC §2.
+//!
+//! ```
+//! use fusion_runtime::{ResponseBuilder, ui};
+//! let response = ResponseBuilder::text("data")
+//!     .ui(ui::markdown("**hi**"))
+//!     .rule("amount_cents is in CENTS.")
+//!     .suggest("billing.remind", "Send a payment reminder")
+//!     .build();
+//! assert_eq!(response.blocks().len(), 4);
+//! ```
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeStruct};
+
+use crate::escape;
+use crate::json::{self, JsonError};
+use crate::ui::UiBlock;
+use crate::view::{TestingView, ViewData, ViewParts};
+
+/// A suggested next action: the tool to call and why (SPEC §6.5).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Suggestion {
+    /// The tool (or `tool.action`) to call next.
+    pub tool: Cow<'static, str>,
+    /// Why the model should call it.
+    pub reason: Cow<'static, str>,
+}
+
+impl Suggestion {
+    /// A suggestion of `tool` for `reason`.
+    pub fn new(tool: impl Into<Cow<'static, str>>, reason: impl Into<Cow<'static, str>>) -> Self {
+        Suggestion {
+            tool: tool.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The item body `tool: reason` before escaping.
+    pub fn body(&self) -> String {
+        format!("{}: {}", self.tool, self.reason)
+    }
+}
+
+/// A list that drops entries equal to one already in it (SPEC §6.4, §6.5), in insertion order.
+#[derive(Debug, Clone)]
+pub struct DedupList<T> {
+    items: Vec<T>,
+    seen: Option<HashSet<T>>,
+}
+
+/// Past this many entries a hash set answers "seen?" instead of a linear scan.
+const DEDUP_SCAN_LIMIT: usize = 16;
+
+impl<T> Default for DedupList<T> {
+    fn default() -> Self {
+        DedupList {
+            items: Vec::new(),
+            seen: None,
+        }
+    }
+}
+
+impl<T: Eq + std::hash::Hash + Clone> DedupList<T> {
+    /// Appends `item` unless an equal one is already in the list; returns whether it was added.
+    pub fn push(&mut self, item: T) -> bool {
+        if let Some(seen) = &mut self.seen {
+            if !seen.insert(item.clone()) {
+                return false;
+            }
+        } else {
+            if self.items.contains(&item) {
+                return false;
+            }
+            if self.items.len() >= DEDUP_SCAN_LIMIT {
+                let mut seen: HashSet<T> = self.items.iter().cloned().collect();
+                seen.insert(item.clone());
+                self.seen = Some(seen);
+            }
+        }
+        self.items.push(item);
+        true
+    }
+
+    /// The entries, in insertion order.
+    pub fn as_slice(&self) -> &[T] {
+        &self.items
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The entries, in insertion order.
+    pub fn into_vec(self) -> Vec<T> {
+        self.items
+    }
+}
+
+/// The list of rules of a response.
+pub type Rules = DedupList<Cow<'static, str>>;
+/// The list of suggestions of a response.
+pub type Suggestions = DedupList<Suggestion>;
+
+/// One block that an embedded child contributed (SPEC §6.8), rendered, with what it was made of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbedBlock {
+    text: String,
+    kind: EmbedKind,
+}
+
+/// What an embed block was made of, for the testing view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbedKind {
+    /// A `<ui_passthrough>` block.
+    Ui(UiBlock),
+    /// A `<domain_rules>` block.
+    Rules(Vec<Cow<'static, str>>),
+    /// An `<action_suggestions>` block.
+    Suggestions(Vec<Suggestion>),
+}
+
+impl EmbedBlock {
+    /// Renders `kind` into its block text.
+    pub fn new(kind: EmbedKind) -> Self {
+        let text = match &kind {
+            EmbedKind::Ui(block) => block.render(),
+            EmbedKind::Rules(rules) => list_block("domain_rules", rules.iter().map(|r| &**r)),
+            EmbedKind::Suggestions(suggestions) => list_block(
+                "action_suggestions",
+                suggestions.iter().map(Suggestion::body),
+            ),
+        };
+        EmbedBlock { text, kind }
+    }
+
+    /// The block text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// What the block was made of.
+    pub fn kind(&self) -> &EmbedKind {
+        &self.kind
+    }
+
+    /// Whether this is a `<ui_passthrough>` block.
+    pub fn is_ui(&self) -> bool {
+        matches!(self.kind, EmbedKind::Ui(_))
+    }
+}
+
+/// A list block (SPEC §2.3): `<NAME>\n- item\n- item\n</NAME>`.
+pub(crate) fn list_block<I, S>(name: &str, items: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    let mut out = String::with_capacity(64);
+    out.push('<');
+    out.push_str(name);
+    out.push_str(">\n");
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        escape::push_item(&mut out, item.as_ref());
+    }
+    out.push_str("\n</");
+    out.push_str(name);
+    out.push('>');
+    out
+}
+
+/// The data block of a response, already written, and what the testing view shows of it.
+#[derive(Debug, Clone)]
+pub(crate) struct DataBlock {
+    pub(crate) text: String,
+    pub(crate) view: ViewData,
+}
+
+/// Composes a successful response: one data block, then UI, embed, hint, rule and suggestion
+/// blocks in the fixed order of SPEC §2.2, whatever order they were added in.
+#[derive(Debug, Clone)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct ResponseBuilder {
+    data: DataBlock,
+    structured: Option<serde_json::Value>,
+    ui: Vec<UiBlock>,
+    embeds: Vec<EmbedBlock>,
+    hints: Vec<String>,
+    rules: Rules,
+    suggestions: Suggestions,
+}
+
+impl ResponseBuilder {
+    fn with_data(data: DataBlock) -> Self {
+        ResponseBuilder {
+            data,
+            structured: None,
+            ui: Vec::new(),
+            embeds: Vec::new(),
+            hints: Vec::new(),
+            rules: Rules::default(),
+            suggestions: Suggestions::default(),
+        }
+    }
+
+    /// A text data block: the text after SPEC §5.3, `OK` when empty.
+    pub fn text(text: impl Into<String>) -> Self {
+        let mut text = text.into();
+        if text.is_empty() {
+            text.push_str("OK");
+        }
+        let wire = escape::neutralize(&text).into_owned();
+        Self::with_data(DataBlock {
+            view: ViewData::text(text, &wire),
+            text: wire,
+        })
+    }
+
+    /// A JSON data block (SPEC §3) of any serializable value.
+    pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Self, JsonError> {
+        let text = json::to_string(value)?;
+        Ok(Self::json_text(text))
+    }
+
+    /// A JSON data block from text this crate's JSON writer produced.
+    pub(crate) fn json_text(text: String) -> Self {
+        Self::with_data(DataBlock {
+            text,
+            view: ViewData::json(),
+        })
+    }
+
+    /// A data block of any kind, already written.
+    pub(crate) fn from_data(text: String, view: ViewData) -> Self {
+        Self::with_data(DataBlock { text, view })
+    }
+
+    /// Attaches `structuredContent` (SPEC §11); the caller checked it is an object.
+    pub(crate) fn set_structured(&mut self, value: serde_json::Value) {
+        self.structured = Some(value);
+    }
+
+    /// Appends a UI entry.
+    pub fn ui(mut self, block: UiBlock) -> Self {
+        self.ui.push(block);
+        self
+    }
+
+    /// Appends a hint (`<llm_directives>`).
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hints.push(hint.into());
+        self
+    }
+
+    /// Appends a rule; a rule already in the list is dropped.
+    pub fn rule(mut self, rule: impl Into<Cow<'static, str>>) -> Self {
+        self.rules.push(rule.into());
+        self
+    }
+
+    /// Appends a suggestion; a pair already in the list is dropped.
+    pub fn suggest(
+        mut self,
+        tool: impl Into<Cow<'static, str>>,
+        reason: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        self.suggestions.push(Suggestion::new(tool, reason));
+        self
+    }
+
+    /// Appends a suggestion value; a pair already in the list is dropped.
+    pub fn suggestion(mut self, suggestion: Suggestion) -> Self {
+        self.suggestions.push(suggestion);
+        self
+    }
+
+    /// Mutable access to the parts, for the presentation engine.
+    pub(crate) fn parts_mut(
+        &mut self,
+    ) -> (
+        &mut Vec<UiBlock>,
+        &mut Vec<EmbedBlock>,
+        &mut Rules,
+        &mut Suggestions,
+    ) {
+        (
+            &mut self.ui,
+            &mut self.embeds,
+            &mut self.rules,
+            &mut self.suggestions,
+        )
+    }
+
+    /// Writes every block and returns the response.
+    pub fn build(self) -> ToolResponse {
+        let ResponseBuilder {
+            data,
+            structured,
+            ui,
+            embeds,
+            hints,
+            rules,
+            suggestions,
+        } = self;
+        let mut blocks = Vec::with_capacity(1 + ui.len() + embeds.len() + 3);
+        blocks.push(data.text);
+        blocks.extend(ui.iter().map(UiBlock::render));
+        let mut view_ui = Vec::with_capacity(ui.len());
+        let mut view_rules: Vec<String> = Vec::new();
+        let mut view_suggestions: Vec<Suggestion> = Vec::new();
+        view_ui.extend(ui);
+        for embed in embeds {
+            match embed.kind {
+                EmbedKind::Ui(block) => view_ui.push(block),
+                EmbedKind::Rules(list) => view_rules.extend(list.into_iter().map(Cow::into_owned)),
+                EmbedKind::Suggestions(list) => view_suggestions.extend(list),
+            }
+            blocks.push(embed.text);
+        }
+        if !hints.is_empty() {
+            blocks.push(list_block("llm_directives", &hints));
+        }
+        if !rules.is_empty() {
+            blocks.push(list_block("domain_rules", rules.as_slice()));
+        }
+        if !suggestions.is_empty() {
+            blocks.push(list_block(
+                "action_suggestions",
+                suggestions.as_slice().iter().map(Suggestion::body),
+            ));
+        }
+        view_rules.extend(rules.into_vec().into_iter().map(Cow::into_owned));
+        view_suggestions.extend(suggestions.into_vec());
+        ToolResponse {
+            blocks,
+            structured_content: structured,
+            is_error: None,
+            view_data: data.view,
+            view_parts: ViewParts {
+                ui: view_ui,
+                hints,
+                rules: view_rules,
+                suggestions: view_suggestions,
+            },
+        }
+    }
+}
+
+/// One MCP tool result: ordered text blocks, optional `structuredContent`, the three-state
+/// `isError`, and a testing view that is never serialized (SPEC §1, §14).
+///
+/// It serializes exactly as an MCP `CallToolResult`.
+#[derive(Clone)]
+pub struct ToolResponse {
+    pub(crate) blocks: Vec<String>,
+    pub(crate) structured_content: Option<serde_json::Value>,
+    pub(crate) is_error: Option<bool>,
+    pub(crate) view_data: ViewData,
+    pub(crate) view_parts: ViewParts,
+}
+
+impl ToolResponse {
+    /// An error response of one block (SPEC §1.3).
+    pub(crate) fn error_block(text: String, is_error: bool) -> Self {
+        ToolResponse {
+            blocks: vec![text],
+            structured_content: None,
+            is_error: Some(is_error),
+            view_data: ViewData::Text(None),
+            view_parts: ViewParts::default(),
+        }
+    }
+
+    /// The block texts, in wire order.
+    pub fn blocks(&self) -> &[String] {
+        &self.blocks
+    }
+
+    /// The block texts joined by LF.
+    pub fn text(&self) -> String {
+        self.blocks.join("\n")
+    }
+
+    /// `structuredContent`, if the response carries it.
+    pub fn structured_content(&self) -> Option<&serde_json::Value> {
+        self.structured_content.as_ref()
+    }
+
+    /// `isError`: absent (`None`), `Some(true)` or `Some(false)`.
+    pub fn is_error(&self) -> Option<bool> {
+        self.is_error
+    }
+
+    /// The typed testing view (SPEC §14).
+    pub fn view(&self) -> TestingView<'_> {
+        TestingView { response: self }
+    }
+
+    /// The `CallToolResult` as compact JSON.
+    pub fn to_json(&self) -> String {
+        // A CallToolResult holds only strings, booleans and a JSON object: it always serializes.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Debug for ToolResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Shows exactly the wire: the view holds nothing the blocks do not.
+        f.debug_struct("ToolResponse")
+            .field("blocks", &self.blocks)
+            .field("structured_content", &self.structured_content)
+            .field("is_error", &self.is_error)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Serialize for ToolResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Content<'a>(&'a [String]);
+        struct TextBlock<'a>(&'a str);
+        impl Serialize for Content<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq(self.0.iter().map(|t| TextBlock(t)))
+            }
+        }
+        impl Serialize for TextBlock<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("type", "text")?;
+                map.serialize_entry("text", self.0)?;
+                map.end()
+            }
+        }
+        let len = 1
+            + usize::from(self.structured_content.is_some())
+            + usize::from(self.is_error.is_some());
+        let mut result = serializer.serialize_struct("CallToolResult", len)?;
+        result.serialize_field("content", &Content(&self.blocks))?;
+        if let Some(structured) = &self.structured_content {
+            result.serialize_field("structuredContent", structured)?;
+        }
+        if let Some(is_error) = self.is_error {
+            result.serialize_field("isError", &is_error)?;
+        }
+        result.end()
+    }
+}

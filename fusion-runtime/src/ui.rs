@@ -1,0 +1,225 @@
+//! UI blocks for the client to render (SPEC §4): `<ui_passthrough>` entries and their helpers.
+//!
+//! Every helper returns a [`UiBlock`]; chain [`UiBlock::title`], [`UiBlock::width`] and
+//! [`UiBlock::priority`] to set the optional metadata.
+//!
+//! ```
+//! use fusion_runtime::ui::{self, Width};
+//! let gauge = ui::echarts(serde_json::json!({"series": []})).title("Amount").width(Width::Half);
+//! assert_eq!(gauge.kind(), "echarts");
+//! ```
+
+use std::borrow::Cow;
+
+use crate::{escape, json};
+
+/// How much of the client's width a UI block asks for (SPEC §4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Width {
+    /// `full`
+    Full,
+    /// `half`
+    Half,
+    /// `third`
+    Third,
+}
+
+impl Width {
+    /// The attribute text: `full`, `half` or `third`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Width::Full => "full",
+            Width::Half => "half",
+            Width::Third => "third",
+        }
+    }
+}
+
+/// One UI entry: a type, a content and optional metadata (SPEC §4.1).
+///
+/// The content is kept as given; SPEC §5.3 neutralization happens when the block is written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct UiBlock {
+    kind: Cow<'static, str>,
+    content: String,
+    title: Option<String>,
+    width: Option<Width>,
+    priority: Option<i64>,
+}
+
+impl UiBlock {
+    /// A block of any `type` with the given content (the `custom` helper of SPEC §4.3).
+    pub fn custom(kind: impl Into<Cow<'static, str>>, content: impl Into<String>) -> Self {
+        UiBlock {
+            kind: kind.into(),
+            content: content.into(),
+            title: None,
+            width: None,
+            priority: None,
+        }
+    }
+
+    /// Sets the title (an empty title is not written).
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the width.
+    #[must_use]
+    pub fn width(mut self, width: Width) -> Self {
+        self.width = Some(width);
+        self
+    }
+
+    /// Sets the priority (any integer; it never changes block order).
+    #[must_use]
+    pub fn priority(mut self, priority: i64) -> Self {
+        self.priority = Some(priority);
+        self
+    }
+
+    /// The block's `type`.
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// The content as given, before SPEC §5.3.
+    pub fn content(&self) -> &str {
+        &self.content
+    }
+
+    /// The title, if set.
+    pub fn title_text(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The width, if set.
+    pub fn width_value(&self) -> Option<Width> {
+        self.width
+    }
+
+    /// The priority, if set.
+    pub fn priority_value(&self) -> Option<i64> {
+        self.priority
+    }
+
+    /// The block text (SPEC §2.3): `<ui_passthrough ATTRS>\nCONTENT\n</ui_passthrough>`.
+    pub fn render(&self) -> String {
+        let content = escape::neutralize(&self.content);
+        let mut out = String::with_capacity(content.len() + 64);
+        out.push_str("<ui_passthrough type=\"");
+        out.push_str(&escape::attribute(&self.kind));
+        out.push('"');
+        if let Some(title) = self.title.as_deref().filter(|t| !t.is_empty()) {
+            out.push_str(" title=\"");
+            out.push_str(&escape::attribute(title));
+            out.push('"');
+        }
+        if let Some(width) = self.width {
+            out.push_str(" width=\"");
+            out.push_str(width.as_str());
+            out.push('"');
+        }
+        if let Some(priority) = self.priority {
+            out.push_str(" priority=\"");
+            out.push_str(itoa::Buffer::new().format(priority));
+            out.push('"');
+        }
+        out.push_str(">\n");
+        out.push_str(&content);
+        out.push_str("\n</ui_passthrough>");
+        out
+    }
+}
+
+/// An ECharts chart: `type` `echarts`, the config as a fenced SPEC §3 JSON text.
+pub fn echarts(config: serde_json::Value) -> UiBlock {
+    UiBlock::custom("echarts", escape::fence("echarts", &value_text(&config)))
+}
+
+/// A Mermaid diagram: `type` `mermaid`, the source fenced.
+pub fn mermaid(source: impl AsRef<str>) -> UiBlock {
+    UiBlock::custom("mermaid", escape::fence("mermaid", source.as_ref()))
+}
+
+/// Markdown text, as written.
+pub fn markdown(text: impl Into<String>) -> UiBlock {
+    UiBlock::custom("markdown", text)
+}
+
+/// A code block: `type` is the language, the code fenced.
+pub fn code_block(lang: impl AsRef<str>, code: impl AsRef<str>) -> UiBlock {
+    let lang = lang.as_ref();
+    UiBlock::custom(
+        Cow::Owned(lang.to_owned()),
+        escape::fence(lang, code.as_ref()),
+    )
+}
+
+/// A markdown table (SPEC §4.4); cells are escaped per SPEC §5.6.
+pub fn table<H, R, C>(headers: H, rows: R) -> UiBlock
+where
+    H: IntoIterator,
+    H::Item: AsRef<str>,
+    R: IntoIterator,
+    R::Item: IntoIterator<Item = C>,
+    C: AsRef<str>,
+{
+    fn push_row<I: IntoIterator<Item = S>, S: AsRef<str>>(out: &mut String, cells: I) {
+        out.push_str("| ");
+        for (i, cell) in cells.into_iter().enumerate() {
+            if i > 0 {
+                out.push_str(" | ");
+            }
+            out.push_str(&escape::table_cell(cell.as_ref()));
+        }
+        out.push_str(" |");
+    }
+    let headers: Vec<H::Item> = headers.into_iter().collect();
+    let mut out = String::new();
+    push_row(&mut out, headers.iter().map(AsRef::as_ref));
+    out.push('\n');
+    push_row(&mut out, headers.iter().map(|_| "---"));
+    out.push('\n');
+    for (i, row) in rows.into_iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        push_row(&mut out, row);
+    }
+    UiBlock::custom("markdown", out)
+}
+
+/// A markdown list: each item as `- ITEM`, continuation lines indented (SPEC §5.4).
+pub fn list<I>(items: I) -> UiBlock
+where
+    I: IntoIterator,
+    I::Item: AsRef<str>,
+{
+    let mut out = String::new();
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str("- ");
+        out.push_str(&escape::indent_continuation(item.as_ref()));
+    }
+    UiBlock::custom("markdown", out)
+}
+
+/// A JSON value: `type` `json`, fenced SPEC §3 text.
+pub fn json(value: serde_json::Value) -> UiBlock {
+    UiBlock::custom("json", escape::fence("json", &value_text(&value)))
+}
+
+/// A summary line: `📊 **Summary**: TEXT`.
+pub fn summary(text: impl AsRef<str>) -> UiBlock {
+    UiBlock::custom("summary", format!("📊 **Summary**: {}", text.as_ref()))
+}
+
+/// SPEC §3 text of a JSON value; a `serde_json::Value` always serializes.
+fn value_text(value: &serde_json::Value) -> String {
+    json::to_string(value).unwrap_or_else(|_| "null".to_owned())
+}

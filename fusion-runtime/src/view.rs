@@ -1,0 +1,202 @@
+//! The testing view (SPEC §14): what a response was made of, typed, never serialized.
+//!
+//! Every response the toolkit builds carries one; [`ToolResponse::view`](crate::ToolResponse::view)
+//! borrows it. The [`testing`](crate::testing) module asserts on it.
+
+use std::sync::OnceLock;
+
+use crate::response::{Suggestion, ToolResponse};
+use crate::ui::UiBlock;
+
+/// The kind of a response's data block (SPEC §2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DataFormat {
+    /// A JSON data block (SPEC §3).
+    Json,
+    /// A TOON data block (SPEC §9).
+    Toon,
+    /// A text data block, or an error envelope.
+    Text,
+}
+
+impl DataFormat {
+    /// `json`, `toon` or `text`, as SPEC §14.2 names them.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DataFormat::Json => "json",
+            DataFormat::Toon => "toon",
+            DataFormat::Text => "text",
+        }
+    }
+}
+
+/// How the view recovers the data of the data block.
+#[derive(Debug, Clone)]
+pub(crate) enum ViewData {
+    /// JSON: the wire value, parsed from the exact block text on first use, so rendering a
+    /// large collection pays nothing for a view nobody reads.
+    Json(OnceLock<serde_json::Value>),
+    /// TOON: the value that was encoded.
+    Toon(serde_json::Value),
+    /// Text: the handler's text before SPEC §5.3 (`None` when it equals the block text).
+    Text(Option<String>),
+}
+
+impl ViewData {
+    pub(crate) fn json() -> Self {
+        ViewData::Json(OnceLock::new())
+    }
+
+    pub(crate) fn text(original: String, wire: &str) -> Self {
+        ViewData::Text((original != wire).then_some(original))
+    }
+}
+
+/// The parts of the view that the blocks do not hold as values.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ViewParts {
+    pub(crate) ui: Vec<UiBlock>,
+    pub(crate) hints: Vec<String>,
+    pub(crate) rules: Vec<String>,
+    pub(crate) suggestions: Vec<Suggestion>,
+}
+
+/// The data of a response as the view shows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ViewValue<'a> {
+    /// The wire value of a JSON or TOON data block (selection and redaction applied).
+    Value(&'a serde_json::Value),
+    /// The text of a text data block before SPEC §5.3, or an error envelope's text.
+    Text(&'a str),
+}
+
+impl ViewValue<'_> {
+    /// The JSON value, if the data is one.
+    pub fn as_value(&self) -> Option<&serde_json::Value> {
+        match self {
+            ViewValue::Value(value) => Some(value),
+            ViewValue::Text(_) => None,
+        }
+    }
+
+    /// The text, if the data is text.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            ViewValue::Value(_) => None,
+            ViewValue::Text(text) => Some(text),
+        }
+    }
+}
+
+/// A borrowed, typed view of one response (SPEC §14.2).
+#[derive(Clone, Copy)]
+pub struct TestingView<'a> {
+    pub(crate) response: &'a ToolResponse,
+}
+
+impl<'a> TestingView<'a> {
+    /// The data: the wire value for JSON and TOON, the original text for text responses, the
+    /// envelope text for errors.
+    pub fn data(&self) -> ViewValue<'a> {
+        let block = self.response.blocks[0].as_str();
+        match &self.response.view_data {
+            ViewData::Json(cell) => ViewValue::Value(cell.get_or_init(|| {
+                // The block was written by this crate's JSON writer, which always parses back.
+                serde_json::from_str(block).unwrap_or(serde_json::Value::Null)
+            })),
+            ViewData::Toon(value) => ViewValue::Value(value),
+            ViewData::Text(original) => ViewValue::Text(original.as_deref().unwrap_or(block)),
+        }
+    }
+
+    /// `json`, `toon` or `text` (`text` for errors).
+    pub fn format(&self) -> DataFormat {
+        match &self.response.view_data {
+            ViewData::Json(_) => DataFormat::Json,
+            ViewData::Toon(_) => DataFormat::Toon,
+            ViewData::Text(_) => DataFormat::Text,
+        }
+    }
+
+    /// Every UI entry on the wire, in wire order, content before SPEC §5.3.
+    pub fn ui(&self) -> &'a [UiBlock] {
+        &self.response.view_parts.ui
+    }
+
+    /// Every hint on the wire, in wire order.
+    pub fn hints(&self) -> &'a [String] {
+        &self.response.view_parts.hints
+    }
+
+    /// Every rule on the wire across all rule blocks, in wire order (children's first).
+    pub fn rules(&self) -> &'a [String] {
+        &self.response.view_parts.rules
+    }
+
+    /// Every suggestion on the wire across all suggestion blocks, in wire order.
+    pub fn suggestions(&self) -> &'a [Suggestion] {
+        &self.response.view_parts.suggestions
+    }
+
+    /// `structuredContent`, if any.
+    pub fn structured_content(&self) -> Option<&'a serde_json::Value> {
+        self.response.structured_content.as_ref()
+    }
+
+    /// `isError` as on the wire.
+    pub fn is_error(&self) -> Option<bool> {
+        self.response.is_error
+    }
+
+    /// The view as a JSON value in the notation of SPEC §16.12, for snapshots and comparisons.
+    ///
+    /// This is a test aid: the view itself is never serialized into a response.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::{Value, json};
+        let data = match self.data() {
+            ViewValue::Value(value) => value.clone(),
+            ViewValue::Text(text) => Value::String(text.to_owned()),
+        };
+        let ui: Vec<Value> = self
+            .ui()
+            .iter()
+            .map(|block| {
+                json!({
+                    "type": block.kind(),
+                    "title": block.title_text(),
+                    "width": block.width_value().map(|w| w.as_str()),
+                    "priority": block.priority_value(),
+                    "content": block.content(),
+                })
+            })
+            .collect();
+        let suggestions: Vec<Value> = self
+            .suggestions()
+            .iter()
+            .map(|s| json!({"tool": s.tool, "reason": s.reason}))
+            .collect();
+        json!({
+            "data": data,
+            "format": self.format().as_str(),
+            "ui": ui,
+            "hints": self.hints(),
+            "rules": self.rules(),
+            "suggestions": suggestions,
+            "structured_content": self.structured_content(),
+            "is_error": self.is_error(),
+        })
+    }
+}
+
+impl std::fmt::Debug for TestingView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestingView")
+            .field("format", &self.format())
+            .field("ui", &self.ui())
+            .field("hints", &self.hints())
+            .field("rules", &self.rules())
+            .field("suggestions", &self.suggestions())
+            .field("is_error", &self.is_error())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,1 @@
+//! Compile-fail cases of fusion live in `tests/ui/`.
