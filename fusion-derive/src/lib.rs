@@ -3,10 +3,16 @@
 use proc_macro::TokenStream;
 
 /// Derives the presenter of a model (work in progress: the derive issue fills this in).
-#[proc_macro_derive(Presenter, attributes(presenter, rule, redact, embed, suggest, ui, serde))]
+#[proc_macro_derive(
+    Presenter,
+    attributes(presenter, rule, redact, embed, suggest, ui, serde)
+)]
 pub fn derive_presenter(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    syn::Error::new_spanned(&input.ident, "`#[derive(Presenter)]` is not implemented yet")
-        .to_compile_error()
-        .into()
+    syn::Error::new_spanned(
+        &input.ident,
+        "`#[derive(Presenter)]` is not implemented yet",
+    )
+    .to_compile_error()
+    .into()
 }

@@ -168,15 +168,14 @@ pub fn table_cell(text: &str) -> Cow<'_, str> {
 /// A fenced body (SPEC §5.5): the fence is one backtick longer than the longest backtick run of
 /// `body` (at least three), and CR and LF in the language become spaces.
 pub fn fence(lang: &str, body: &str) -> String {
-    let longest_run = body
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest_run = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat((longest_run + 1).max(3));
     let mut out = String::with_capacity(body.len() + lang.len() + 2 * fence.len() + 2);
     out.push_str(&fence);
-    out.extend(lang.chars().map(|c| if c == '\r' || c == '\n' { ' ' } else { c }));
+    out.extend(
+        lang.chars()
+            .map(|c| if c == '\r' || c == '\n' { ' ' } else { c }),
+    );
     out.push('\n');
     out.push_str(body);
     out.push('\n');
@@ -232,7 +231,10 @@ mod tests {
     #[test]
     fn fences_of_spec_5_5() {
         assert_eq!(fence("md", "a\n```\nb"), "````md\na\n```\nb\n````");
-        assert_eq!(fence("mermaid", "x ````` y"), "``````mermaid\nx ````` y\n``````");
+        assert_eq!(
+            fence("mermaid", "x ````` y"),
+            "``````mermaid\nx ````` y\n``````"
+        );
         assert_eq!(fence("a\nb", "x"), "```a b\nx\n```");
     }
 }

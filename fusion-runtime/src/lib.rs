@@ -24,7 +24,9 @@ pub mod view;
 pub mod __private;
 
 pub use json::JsonError;
-pub use present::{Embed, EmbedSink, Field, Model, Present, Presentation, Presenter, present, present_all};
+pub use present::{
+    Embed, EmbedSink, Field, Model, Present, Presentation, Presenter, present, present_all,
+};
 pub use response::{ResponseBuilder, Suggestion, ToolResponse};
 pub use select::{FieldMask, Selection};
 pub use ui::{UiBlock, Width};

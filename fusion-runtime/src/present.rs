@@ -245,7 +245,8 @@ impl Parts {
         let shown = truncate(items);
         if let (Items::Many(all), Items::Many(kept)) = (items, shown) {
             if kept.len() < all.len() {
-                self.ui.push(truncation_summary(kept.len(), all.len() - kept.len()));
+                self.ui
+                    .push(truncation_summary(kept.len(), all.len() - kept.len()));
             }
         }
         match shown {
