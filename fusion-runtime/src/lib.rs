@@ -4,6 +4,7 @@
 //!
 //! | module | job |
 //! |---|---|
+//! | [`error`] | the `<tool_error>` and `<validation_error>` envelopes (SPEC §13) |
 //! | [`escape`] | the injection-safety rules of SPEC §5, in one place |
 //! | [`json`] | the SPEC §3 JSON writer |
 //! | [`ui`] | UI blocks and their helpers (SPEC §4) |
@@ -12,6 +13,7 @@
 //! | [`present`] | presenter traits and the presentation engine (SPEC §6) |
 //! | [`select`] | `_select` selections (SPEC §7) |
 
+pub mod error;
 pub mod escape;
 pub mod json;
 pub mod present;
@@ -23,6 +25,7 @@ pub mod view;
 #[doc(hidden)]
 pub mod __private;
 
+pub use error::{Severity, ToolError, ValidationError};
 pub use json::JsonError;
 pub use present::{
     Embed, EmbedSink, Field, Model, Present, Presentation, Presenter, present, present_all,
