@@ -184,10 +184,15 @@ pub fn parse(text: &str) -> Result<Vec<Block>, ParseError> {
     let tags = tag_starts(text);
     let first_block_tag = tags.first().map_or(text.len(), |t| t.at);
     if first_block_tag == 0 {
-        if let Some(first) = tags.first() {
-            if first.name == "tool_error" || first.name == "validation_error" {
-                return parse_error_block(text, &tags);
-            }
+        if let Some(first) = tags
+            .first()
+            .filter(|t| t.name == "tool_error" || t.name == "validation_error")
+        {
+            return if first.name == "validation_error" {
+                parse_validation_error(text)
+            } else {
+                parse_tool_error(text)
+            };
         }
         return fail("the response does not start with a data block");
     }
@@ -306,13 +311,13 @@ fn parse_items(inner: &str) -> Result<Vec<String>, ParseError> {
     Ok(items)
 }
 
-/// Parses a single error block.
-fn parse_error_block(text: &str, tags: &[TagStart]) -> Result<Vec<Block>, ParseError> {
+/// Parses a `<validation_error>` block.
+fn parse_validation_error(text: &str) -> Result<Vec<Block>, ParseError> {
     let lines: Vec<&str> = text.split('\n').collect();
     let Some((first, rest)) = lines.split_first() else {
         return fail("empty error");
     };
-    if tags.first().is_some_and(|t| t.name == "validation_error") {
+    {
         let Some(action) = first
             .strip_prefix("<validation_error action=\"")
             .and_then(|s| s.strip_suffix("\">"))
@@ -345,6 +350,11 @@ fn parse_error_block(text: &str, tags: &[TagStart]) -> Result<Vec<Block>, ParseE
             recovery: recovery.unwrap_or_default(),
         }]);
     }
+}
+
+/// Parses a `<tool_error>` block.
+fn parse_tool_error(text: &str) -> Result<Vec<Block>, ParseError> {
+    let first = text.split('\n').next().unwrap_or_default();
     let Some(attr_text) = first
         .strip_prefix("<tool_error ")
         .and_then(|s| s.strip_suffix('>'))
