@@ -311,45 +311,40 @@ fn parse_items(inner: &str) -> Result<Vec<String>, ParseError> {
     Ok(items)
 }
 
-/// Parses a `<validation_error>` block.
+/// Parses a `<validation_error>` block. Details may span lines (a value sent with a LF is
+/// echoed as sent), but never hold a `<`, so each `</field>` ends its field.
 fn parse_validation_error(text: &str) -> Result<Vec<Block>, ParseError> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let Some((first, rest)) = lines.split_first() else {
-        return fail("empty error");
+    let Some((first, mut rest)) = text.split_once('\n') else {
+        return fail("a validation_error with no fields");
     };
-    {
-        let Some(action) = first
-            .strip_prefix("<validation_error action=\"")
-            .and_then(|s| s.strip_suffix("\">"))
-        else {
-            return fail(format!("malformed validation_error tag {first:?}"));
+    let Some(action) = first
+        .strip_prefix("<validation_error action=\"")
+        .and_then(|s| s.strip_suffix("\">"))
+    else {
+        return fail(format!("malformed validation_error tag {first:?}"));
+    };
+    let mut fields = Vec::new();
+    while let Some(field) = rest.strip_prefix("<field name=\"") {
+        let Some((name, after_name)) = field.split_once("\">") else {
+            return fail("malformed field line");
         };
-        let mut fields = Vec::new();
-        let mut recovery = None;
-        for line in rest {
-            if let Some(field) = line.strip_prefix("<field name=\"") {
-                let Some((name, detail)) = field.split_once("\">") else {
-                    return fail("malformed field line");
-                };
-                let Some(detail) = detail.strip_suffix("</field>") else {
-                    return fail("unterminated field line");
-                };
-                fields.push((decode_attribute(name), decode_element(detail)));
-            } else if let Some(r) = line
-                .strip_prefix("<recovery>")
-                .and_then(|s| s.strip_suffix("</recovery>"))
-            {
-                recovery = Some(r.to_owned());
-            } else if *line != "</validation_error>" {
-                return fail(format!("unexpected validation line {line:?}"));
-            }
-        }
-        return Ok(vec![Block::ValidationError {
-            action: decode_attribute(action),
-            fields,
-            recovery: recovery.unwrap_or_default(),
-        }]);
+        let Some((detail, after)) = after_name.split_once("</field>\n") else {
+            return fail("unterminated field");
+        };
+        fields.push((decode_attribute(name), decode_element(detail)));
+        rest = after;
     }
+    let Some(recovery) = rest
+        .strip_prefix("<recovery>")
+        .and_then(|s| s.strip_suffix("</recovery>\n</validation_error>"))
+    else {
+        return fail(format!("unexpected validation text {rest:?}"));
+    };
+    Ok(vec![Block::ValidationError {
+        action: decode_attribute(action),
+        fields,
+        recovery: decode_element(recovery),
+    }])
 }
 
 /// Parses a `<tool_error>` block.
