@@ -12,6 +12,7 @@
 //! | [`view`] | the testing view (SPEC §14) |
 //! | [`present`] | presenter traits and the presentation engine (SPEC §6) |
 //! | [`select`] | `_select` selections (SPEC §7) |
+//! | [`tool`] | tool definitions, argument validation, calls (SPEC §7, §10–§13) |
 
 pub mod error;
 pub mod escape;
@@ -19,6 +20,7 @@ pub mod json;
 pub mod present;
 pub mod response;
 pub mod select;
+pub mod tool;
 pub mod ui;
 pub mod view;
 
@@ -32,6 +34,7 @@ pub use present::{
 };
 pub use response::{ResponseBuilder, Suggestion, ToolResponse};
 pub use select::{FieldMask, Selection};
+pub use tool::{Call, Tool, ToolDefinition, ToolSet};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
 

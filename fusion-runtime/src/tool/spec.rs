@@ -1,0 +1,177 @@
+//! The declaration of a tool: what its input type's JSON Schema does not say (name, layout,
+//! `_select`, output schema, and per action the presented model and the hints).
+//!
+//! `#[derive(Tool)]` writes a [`ToolSpec`]; a hand-written [`Tool`](super::Tool) impl builds
+//! one with the same methods.
+
+use std::borrow::Cow;
+
+use schemars::JsonSchema;
+use serde_json::Value;
+
+use crate::present::Model;
+
+/// How a discriminated tool's description lists its actions (SPEC §10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DescriptionLayout {
+    /// `Actions: a, b` and a `Workflow:` list (SPEC §10.3).
+    #[default]
+    Plain,
+    /// A TOON table of actions, descriptions and required fields (SPEC §10.2).
+    Toon,
+}
+
+/// The declaration of one tool.
+///
+/// ```
+/// use fusion_runtime::tool::{ActionSpec, ToolSpec};
+/// let spec = ToolSpec::new("projects")
+///     .description("Manage projects")
+///     .toon()
+///     .action("delete", ActionSpec::new().destructive());
+/// assert_eq!(spec.name(), "projects");
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct ToolSpec {
+    pub(crate) name: Cow<'static, str>,
+    pub(crate) description: Option<Cow<'static, str>>,
+    pub(crate) layout: DescriptionLayout,
+    pub(crate) select: bool,
+    pub(crate) output_schema: Option<Value>,
+    pub(crate) actions: Vec<(ActionRef, ActionSpec)>,
+}
+
+/// Which action an [`ActionSpec`] is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ActionRef {
+    /// The n-th action in declaration order (what the derive writes).
+    Position(usize),
+    /// The action with this key (what hand-written specs use).
+    Key(Cow<'static, str>),
+}
+
+impl ToolSpec {
+    /// A tool named `name`: the MCP tool name, also the `tool` of `tool/action` references.
+    pub fn new(name: impl Into<Cow<'static, str>>) -> Self {
+        ToolSpec {
+            name: name.into(),
+            description: None,
+            layout: DescriptionLayout::Plain,
+            select: false,
+            output_schema: None,
+            actions: Vec::new(),
+        }
+    }
+
+    /// The tool name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tool's description. Without one, the input type's doc comment is used, or the name.
+    pub fn description(mut self, description: impl Into<Cow<'static, str>>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Lists the actions as a TOON table in the description (SPEC §10.2).
+    pub fn toon(mut self) -> Self {
+        self.layout = DescriptionLayout::Toon;
+        self
+    }
+
+    /// Sets the description layout.
+    pub fn layout(mut self, layout: DescriptionLayout) -> Self {
+        self.layout = layout;
+        self
+    }
+
+    /// Enables `_select` (SPEC §7): the tool accepts the wire names of the models its actions
+    /// present (see [`ActionSpec::returns`]).
+    pub fn select(mut self) -> Self {
+        self.select = true;
+        self
+    }
+
+    /// Declares the output type: its JSON Schema (as the type serializes) becomes the tool's
+    /// `outputSchema` (SPEC §11.3). The root must be an object.
+    pub fn output<T: JsonSchema>(mut self) -> Self {
+        let generator = schemars::generate::SchemaSettings::draft2020_12()
+            .for_serialize()
+            .into_generator();
+        self.output_schema = Some(generator.into_root_schema_for::<T>().to_value());
+        self
+    }
+
+    /// Declares the output schema as a JSON Schema value (root `"type": "object"`).
+    pub fn output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
+        self
+    }
+
+    /// Declares the action whose key is `key`.
+    pub fn action(mut self, key: impl Into<Cow<'static, str>>, action: ActionSpec) -> Self {
+        self.actions.push((ActionRef::Key(key.into()), action));
+        self
+    }
+
+    /// Declares the next action in declaration order: the n-th call is about the n-th variant
+    /// of the input enum (for a flat tool, the one action). `#[derive(Tool)]` uses this.
+    pub fn variant(mut self, action: ActionSpec) -> Self {
+        let position = self
+            .actions
+            .iter()
+            .filter(|(r, _)| matches!(r, ActionRef::Position(_)))
+            .count();
+        self.actions.push((ActionRef::Position(position), action));
+        self
+    }
+}
+
+/// The declaration of one action: its presented model and hints.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct ActionSpec {
+    pub(crate) description: Option<Cow<'static, str>>,
+    pub(crate) returns: Vec<&'static [&'static str]>,
+    pub(crate) destructive: bool,
+    pub(crate) read_only: bool,
+}
+
+impl ActionSpec {
+    /// An action with no declarations.
+    pub fn new() -> Self {
+        ActionSpec::default()
+    }
+
+    /// The action's description; without one, the variant's doc comment is used.
+    pub fn description(mut self, description: impl Into<Cow<'static, str>>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Declares that the action presents `M`: its wire names join the tool's `_select` names.
+    pub fn returns<M: Model>(mut self) -> Self {
+        self.returns.push(M::WIRE_NAMES);
+        self
+    }
+
+    /// Declares that the action presents a model with these wire names.
+    pub fn returns_names(mut self, names: &'static [&'static str]) -> Self {
+        self.returns.push(names);
+        self
+    }
+
+    /// Marks the action destructive (`[DESTRUCTIVE]`, `destructiveHint`).
+    pub fn destructive(mut self) -> Self {
+        self.destructive = true;
+        self
+    }
+
+    /// Marks the action read-only (`readOnlyHint` when every action is).
+    pub fn read_only(mut self) -> Self {
+        self.read_only = true;
+        self
+    }
+}
