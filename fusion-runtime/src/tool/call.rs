@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::Tool;
 use super::definition::{DefinitionError, ToolDefinition};
 use super::output::HandlerResult;
-use super::Tool;
 use crate::error::ToolError;
 use crate::present::{Model, Presentation, present, present_all};
 use crate::response::ToolResponse;
@@ -94,7 +94,11 @@ impl Call {
         }
     }
 
-    fn internal_error(&self, report: &dyn Fn(&InternalFailure<'_>), text: &FailureText<'_>) -> ToolResponse {
+    fn internal_error(
+        &self,
+        report: &dyn Fn(&InternalFailure<'_>),
+        text: &FailureText<'_>,
+    ) -> ToolResponse {
         report(&InternalFailure {
             reference: &self.reference,
             text,
@@ -161,7 +165,8 @@ pub fn report_to_stderr(failure: &InternalFailure<'_>) {
 type Reporter = Arc<dyn Fn(&InternalFailure<'_>) + Send + Sync>;
 
 /// A type-erased handler: reads the typed input from validated arguments and runs.
-type Handler = Box<dyn Fn(Value, &Call, &dyn Fn(&InternalFailure<'_>)) -> ToolResponse + Send + Sync>;
+type Handler =
+    Box<dyn Fn(Value, &Call, &dyn Fn(&InternalFailure<'_>)) -> ToolResponse + Send + Sync>;
 
 struct Entry {
     definition: Arc<ToolDefinition>,
@@ -194,7 +199,14 @@ impl Default for ToolSet {
 impl fmt::Debug for ToolSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolSet")
-            .field("tools", &self.entries.iter().map(|e| e.definition.name()).collect::<Vec<_>>())
+            .field(
+                "tools",
+                &self
+                    .entries
+                    .iter()
+                    .map(|e| e.definition.name())
+                    .collect::<Vec<_>>(),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -232,7 +244,11 @@ impl ToolSet {
         })
     }
 
-    fn insert<H>(&mut self, definition: ToolDefinition, handler: H) -> Result<&mut Self, DefinitionError>
+    fn insert<H>(
+        &mut self,
+        definition: ToolDefinition,
+        handler: H,
+    ) -> Result<&mut Self, DefinitionError>
     where
         H: Fn(Value, &Call, &dyn Fn(&InternalFailure<'_>)) -> ToolResponse + Send + Sync + 'static,
     {
@@ -288,7 +304,12 @@ impl ToolSet {
 }
 
 /// Reads `T` from validated arguments and runs the handler.
-fn typed_call<T, F, R>(arguments: Value, call: &Call, report: &dyn Fn(&InternalFailure<'_>), handler: &F) -> ToolResponse
+fn typed_call<T, F, R>(
+    arguments: Value,
+    call: &Call,
+    report: &dyn Fn(&InternalFailure<'_>),
+    handler: &F,
+) -> ToolResponse
 where
     T: Tool,
     F: Fn(T, &Call) -> R,

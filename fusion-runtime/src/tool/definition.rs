@@ -14,15 +14,16 @@ use super::shape::{Compiler, Extra, ObjectShape, SchemaError, Shapes};
 use super::spec::{ActionRef, ActionSpec, DescriptionLayout, ToolSpec};
 use super::validate::{Path, Walker};
 use super::{SELECT, Tool};
-use crate::error::{Expected, JsonType, Problem, ProblemKind, ToolError, ValidationError, describe_sent};
+use crate::error::{
+    Expected, JsonType, Problem, ProblemKind, ToolError, ValidationError, describe_sent,
+};
 use crate::response::ToolResponse;
 use crate::select::Selection;
 
 /// The description of the discriminator property (SPEC §7.1).
 const DISCRIMINATOR_DESCRIPTION: &str = "Which operation to perform";
 /// The description of the `_select` property (SPEC §7.2).
-const SELECT_DESCRIPTION: &str =
-    "\u{26A1} Context optimization: select only the response fields you need. Omit to receive all fields.";
+const SELECT_DESCRIPTION: &str = "\u{26A1} Context optimization: select only the response fields you need. Omit to receive all fields.";
 
 /// Why a tool cannot be defined. Its text says what to change.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +48,11 @@ impl DefinitionError {
 
 impl fmt::Display for DefinitionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "tool `{}` cannot be defined: {}", self.tool, self.message)
+        write!(
+            f,
+            "tool `{}` cannot be defined: {}",
+            self.tool, self.message
+        )
     }
 }
 
@@ -96,14 +101,14 @@ pub fn input_schema_of<T: JsonSchema>() -> Value {
 impl ToolDefinition {
     /// The definition of the tool `T`.
     pub fn of<T: Tool>() -> Result<Self, DefinitionError> {
-        Self::from_schema(T::spec(), &input_schema_of::<T>())
+        Self::from_schema(&T::spec(), &input_schema_of::<T>())
     }
 
     /// The definition of a tool declared by `spec` whose input has the JSON Schema `schema`:
     /// an internally tagged union of objects (a discriminated tool; the tag is the
     /// discriminator) or one object (a flat tool).
-    pub fn from_schema(spec: ToolSpec, schema: &Value) -> Result<Self, DefinitionError> {
-        Builder::new(&spec, schema)?.build()
+    pub fn from_schema(spec: &ToolSpec, schema: &Value) -> Result<Self, DefinitionError> {
+        Builder::new(spec, schema)?.build()
     }
 
     /// The tool name.
@@ -172,6 +177,10 @@ impl ToolDefinition {
     /// `_select`, and the arguments serde will read; or the error response to send.
     ///
     /// Absent arguments count as an empty object.
+    #[allow(
+        clippy::result_large_err,
+        reason = "the error is the response to send, moved once"
+    )]
     pub fn parse(&self, arguments: Option<Value>) -> Result<ParsedCall, ToolResponse> {
         let mut arguments = arguments.unwrap_or_else(|| Value::Object(Map::new()));
         let index = self.route(&arguments)?;
@@ -219,6 +228,10 @@ impl ToolDefinition {
     }
 
     /// SPEC §13.3: the action a call names, or the routing error.
+    #[allow(
+        clippy::result_large_err,
+        reason = "the error is the response to send, moved once"
+    )]
     fn route(&self, arguments: &Value) -> Result<usize, ToolResponse> {
         let Some(discriminator) = &self.discriminator else {
             return Ok(0);
@@ -238,18 +251,25 @@ impl ToolDefinition {
                     Value::Array(_) => "array",
                     _ => "object",
                 };
-                return Err(
-                    ToolError::invalid_discriminator(discriminator, json_type, self.keys()).into_response(),
-                );
+                return Err(ToolError::invalid_discriminator(
+                    discriminator,
+                    json_type,
+                    self.keys(),
+                )
+                .into_response());
             }
         };
         let Some(key) = key else {
-            return Err(ToolError::missing_discriminator(discriminator, self.keys()).into_response());
+            return Err(
+                ToolError::missing_discriminator(discriminator, self.keys()).into_response()
+            );
         };
         self.actions
             .iter()
             .position(|a| &a.key == key)
-            .ok_or_else(|| ToolError::unknown_action(discriminator, key, self.keys()).into_response())
+            .ok_or_else(|| {
+                ToolError::unknown_action(discriminator, key, self.keys()).into_response()
+            })
     }
 
     /// SPEC §7.3: the checked selection, with its problems appended to `problems`.
@@ -305,7 +325,8 @@ fn validation_failure(reference: String, problems: Vec<Problem>) -> ToolResponse
 
 impl Serialize for ToolDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let len = 3 + usize::from(self.output_schema.is_some()) + usize::from(self.annotations.is_some());
+        let len =
+            3 + usize::from(self.output_schema.is_some()) + usize::from(self.annotations.is_some());
         let mut tool = serializer.serialize_struct("Tool", len)?;
         tool.serialize_field("name", &self.name)?;
         tool.serialize_field("description", &self.description)?;
@@ -358,7 +379,13 @@ impl ParsedCall {
 
     /// Reads the typed input and the call context; a value serde still refuses (a check of its
     /// own, such as a `TryFrom` conversion) becomes a `<validation_error>`.
-    pub fn into_typed<T: serde::de::DeserializeOwned>(self) -> Result<(T, super::Call), ToolResponse> {
+    #[allow(
+        clippy::result_large_err,
+        reason = "the error is the response to send, moved once"
+    )]
+    pub fn into_typed<T: serde::de::DeserializeOwned>(
+        self,
+    ) -> Result<(T, super::Call), ToolResponse> {
         let ParsedCall {
             tool,
             action,
@@ -381,6 +408,10 @@ impl ParsedCall {
 
 /// Reads the typed input from validated arguments; a value serde still refuses (a check of the
 /// type's own, such as a `TryFrom` conversion) becomes a `<validation_error>` at `(root)`.
+#[allow(
+    clippy::result_large_err,
+    reason = "the error is the response to send, moved once"
+)]
 pub(crate) fn read_typed<T: serde::de::DeserializeOwned>(
     arguments: Value,
     reference: &str,
@@ -426,7 +457,7 @@ impl<'a> Builder<'a> {
         DefinitionError::new(&self.spec.name, message)
     }
 
-    fn schema_error(&self, error: SchemaError) -> DefinitionError {
+    fn schema_error(&self, error: &SchemaError) -> DefinitionError {
         self.error(format!("its input schema is not supported: {}", error.0))
     }
 
@@ -456,7 +487,7 @@ impl<'a> Builder<'a> {
                 })?;
             objects.push(object);
         }
-        let tag = self.tag(&objects).ok_or_else(|| {
+        let tag = Self::tag(&objects).ok_or_else(|| {
             self.error("the input enum must be internally tagged: add `#[serde(tag = \"action\")]`")
         })?;
         let mut actions = Vec::with_capacity(objects.len());
@@ -474,7 +505,7 @@ impl<'a> Builder<'a> {
     }
 
     /// The member every variant requires and fixes to one text.
-    fn tag(&self, objects: &[&Map<String, Value>]) -> Option<String> {
+    fn tag(objects: &[&Map<String, Value>]) -> Option<String> {
         let first = objects.first()?;
         let properties = first.get("properties")?.as_object()?;
         properties
@@ -525,8 +556,16 @@ impl<'a> Builder<'a> {
         let (discriminator, schema_actions) = self.actions()?;
         let keys: Vec<String> = schema_actions.iter().map(|a| a.key.clone()).collect();
         let specs = self.specs(&keys)?;
-        if discriminator.is_none() && self.spec.actions.iter().any(|(r, _)| matches!(r, ActionRef::Key(_))) {
-            return Err(self.error("a flat tool has no action keys; declare its action with `variant`"));
+        if discriminator.is_none()
+            && self
+                .spec
+                .actions
+                .iter()
+                .any(|(r, _)| matches!(r, ActionRef::Key(_)))
+        {
+            return Err(
+                self.error("a flat tool has no action keys; declare its action with `variant`")
+            );
         }
         for (key, spec) in keys.iter().zip(&specs) {
             if spec.destructive && spec.read_only {
@@ -543,7 +582,9 @@ impl<'a> Builder<'a> {
         for action in &schema_actions {
             for (name, _) in &action.properties {
                 if name.as_str() == SELECT && self.spec.select {
-                    return Err(self.error(format!("the field name `{SELECT}` is reserved for selection")));
+                    return Err(self.error(format!(
+                        "the field name `{SELECT}` is reserved for selection"
+                    )));
                 }
             }
         }
@@ -553,7 +594,7 @@ impl<'a> Builder<'a> {
         for (schema_action, spec) in schema_actions.iter().zip(&specs) {
             let mut root = compiler
                 .compile_object(schema_action.object)
-                .map_err(|e| self.schema_error(e))?;
+                .map_err(|e| self.schema_error(&e))?;
             if let Some(tag) = &discriminator {
                 root.members.retain(|m| &m.name != tag);
             }
@@ -562,7 +603,12 @@ impl<'a> Builder<'a> {
             let description = spec
                 .description
                 .as_deref()
-                .or_else(|| schema_action.object.get("description").and_then(Value::as_str))
+                .or_else(|| {
+                    schema_action
+                        .object
+                        .get("description")
+                        .and_then(Value::as_str)
+                })
                 .unwrap_or_default()
                 .to_owned();
             let required = schema_action
@@ -583,7 +629,9 @@ impl<'a> Builder<'a> {
         let shapes = compiler.finish();
 
         let input_schema = match &discriminator {
-            Some(discriminator) => self.discriminated_schema(discriminator, &schema_actions, &select_names)?,
+            Some(discriminator) => {
+                self.discriminated_schema(discriminator, &schema_actions, &select_names)?
+            }
             None => self.flat_schema(&schema_actions[0], &select_names),
         };
         let description = self.description(discriminator.as_deref(), &actions);
@@ -624,13 +672,19 @@ impl<'a> Builder<'a> {
             })
             .collect();
         match self.spec.layout {
-            DescriptionLayout::Plain => describe::plain(&self.spec.name, own, discriminator, &lines),
+            DescriptionLayout::Plain => {
+                describe::plain(&self.spec.name, own, discriminator, &lines)
+            }
             DescriptionLayout::Toon => describe::toon(&self.spec.name, own, discriminator, &lines),
         }
     }
 
     /// SPEC §7.1, flat tool.
-    fn flat_schema(&self, action: &SchemaAction<'_>, select_names: &[String]) -> Map<String, Value> {
+    fn flat_schema(
+        &self,
+        action: &SchemaAction<'_>,
+        select_names: &[String],
+    ) -> Map<String, Value> {
         let mut properties = Map::new();
         for (name, schema) in &action.properties {
             properties.insert((*name).clone(), (*schema).clone());
@@ -652,13 +706,19 @@ impl<'a> Builder<'a> {
         actions: &[SchemaAction<'_>],
         select_names: &[String],
     ) -> Result<Map<String, Value>, DefinitionError> {
-        let keys: Vec<Value> = actions.iter().map(|a| Value::String(a.key.clone())).collect();
+        let keys: Vec<Value> = actions
+            .iter()
+            .map(|a| Value::String(a.key.clone()))
+            .collect();
         let mut properties = Map::new();
         let mut discriminator_schema = Map::new();
         discriminator_schema.insert("type".into(), "string".into());
         discriminator_schema.insert("enum".into(), Value::Array(keys));
         discriminator_schema.insert("description".into(), DISCRIMINATOR_DESCRIPTION.into());
-        properties.insert(discriminator.to_owned(), Value::Object(discriminator_schema));
+        properties.insert(
+            discriminator.to_owned(),
+            Value::Object(discriminator_schema),
+        );
 
         // Fields in order of first appearance, each with the action that introduced it.
         let mut fields: Vec<(&str, &Value, &str)> = Vec::new();
@@ -689,7 +749,10 @@ impl<'a> Builder<'a> {
                 .collect();
             let optional: Vec<&str> = actions
                 .iter()
-                .filter(|a| !a.required.contains(name) && a.properties.iter().any(|(n, _)| n.as_str() == *name))
+                .filter(|a| {
+                    !a.required.contains(name)
+                        && a.properties.iter().any(|(n, _)| n.as_str() == *name)
+                })
                 .map(|a| a.key.as_str())
                 .collect();
             let annotation = if requiring.len() == actions.len() {
@@ -700,7 +763,11 @@ impl<'a> Builder<'a> {
             } else if requiring.is_empty() {
                 format!("For: {}", optional.join(", "))
             } else {
-                format!("Required for: {}. For: {}", requiring.join(", "), optional.join(", "))
+                format!(
+                    "Required for: {}. For: {}",
+                    requiring.join(", "),
+                    optional.join(", ")
+                )
             };
             properties.insert((*name).to_owned(), annotate(schema, &annotation));
         }
@@ -734,7 +801,10 @@ impl<'a> Builder<'a> {
 
     /// SPEC §11.3: the declared schema, `$schema`, `title` and `description` removed, and the
     /// root's `required` removed when `_select` can drop members.
-    fn output_schema(&self, selectable: bool) -> Result<Option<Map<String, Value>>, DefinitionError> {
+    fn output_schema(
+        &self,
+        selectable: bool,
+    ) -> Result<Option<Map<String, Value>>, DefinitionError> {
         let Some(schema) = &self.spec.output_schema else {
             return Ok(None);
         };
@@ -742,7 +812,11 @@ impl<'a> Builder<'a> {
             .as_object()
             .filter(|s| s.get("type").and_then(Value::as_str) == Some("object"))
             .cloned()
-            .ok_or_else(|| self.error("the output schema's root must be `\"type\": \"object\"`: return a struct"))?;
+            .ok_or_else(|| {
+                self.error(
+                    "the output schema's root must be `\"type\": \"object\"`: return a struct",
+                )
+            })?;
         for member in ["$schema", "title", "description"] {
             schema.remove(member);
         }
@@ -850,5 +924,8 @@ fn annotations(actions: &[ActionDef]) -> Option<Map<String, Value>> {
 }
 
 fn quoted(keys: &[String]) -> String {
-    keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -5,6 +5,8 @@
 //! itself, with the few TOON quoting rules a table of texts needs. Replace `plain`/`toon` by
 //! calls into `crate::description` when it exists.
 
+use std::fmt::Write as _;
+
 use crate::escape;
 
 /// One action as the description lists it.
@@ -29,7 +31,12 @@ fn lead(description: &str, name: &str) -> String {
 }
 
 /// The plain layout (SPEC §10.3).
-pub(crate) fn plain(name: &str, description: &str, discriminator: &str, actions: &[ActionLine<'_>]) -> String {
+pub(crate) fn plain(
+    name: &str,
+    description: &str,
+    discriminator: &str,
+    actions: &[ActionLine<'_>],
+) -> String {
     let mut out = lead(description, name);
     out.push_str(" Select operation via the `");
     out.push_str(discriminator);
@@ -73,7 +80,12 @@ pub(crate) fn plain(name: &str, description: &str, discriminator: &str, actions:
 }
 
 /// The TOON layout (SPEC §10.2).
-pub(crate) fn toon(name: &str, description: &str, discriminator: &str, actions: &[ActionLine<'_>]) -> String {
+pub(crate) fn toon(
+    name: &str,
+    description: &str,
+    discriminator: &str,
+    actions: &[ActionLine<'_>],
+) -> String {
     let mut out = lead(description, name);
     out.push_str(" Select operation via the `");
     out.push_str(discriminator);
@@ -111,7 +123,9 @@ fn cell(text: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '<' if escape::is_tag_start_at(text, at) => out.push_str("\\u003c"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
@@ -164,7 +178,12 @@ fn looks_numeric(text: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn line<'a>(key: &'a str, description: &'a str, required: &'a [String], destructive: bool) -> ActionLine<'a> {
+    fn line<'a>(
+        key: &'a str,
+        description: &'a str,
+        required: &'a [String],
+        destructive: bool,
+    ) -> ActionLine<'a> {
         ActionLine {
             key,
             description,

@@ -29,7 +29,10 @@ pub(crate) enum Shape {
         max_len: Option<u64>,
     },
     /// An integer within `min..=max` (declared bounds intersected with the `format`'s range).
-    Integer { min: Option<i128>, max: Option<i128> },
+    Integer {
+        min: Option<i128>,
+        max: Option<i128>,
+    },
     /// Any number within the bounds.
     Number { min: Option<f64>, max: Option<f64> },
     /// One of these JSON values, compared exactly (enumerations that are not all texts).
@@ -135,10 +138,11 @@ impl Shapes {
             }
             Shape::Enum(values) => Expected::Options(values.iter().map(enum_text).collect()),
             Shape::Nullable(inner) => self.expected_depth(*inner, depth + 1),
-            Shape::Union(branches) => branches.first().map_or(
-                Expected::Type(JsonType::Object),
-                |first| self.expected_depth(*first, depth + 1),
-            ),
+            Shape::Union(branches) => branches
+                .first()
+                .map_or(Expected::Type(JsonType::Object), |first| {
+                    self.expected_depth(*first, depth + 1)
+                }),
         }
     }
 }
@@ -184,7 +188,9 @@ impl<'a> Compiler<'a> {
             Value::Bool(_) => Shape::Any,
             Value::Object(map) => return self.compile_map(map),
             other => {
-                return Err(SchemaError(format!("a schema must be an object, found {other}")));
+                return Err(SchemaError(format!(
+                    "a schema must be an object, found {other}"
+                )));
             }
         };
         Ok(self.shapes.push(shape))
@@ -235,11 +241,13 @@ impl<'a> Compiler<'a> {
                     [one] => *one,
                     _ => self.shapes.push(Shape::Union(ids)),
                 };
-                Ok(if nullable && !matches!(self.shapes.get(inner), Shape::Null) {
-                    self.shapes.push(Shape::Nullable(inner))
-                } else {
-                    inner
-                })
+                Ok(
+                    if nullable && !matches!(self.shapes.get(inner), Shape::Null) {
+                        self.shapes.push(Shape::Nullable(inner))
+                    } else {
+                        inner
+                    },
+                )
             }
             Some(other) => Err(SchemaError(format!("invalid `type` {other}"))),
             None if map.contains_key("properties") => self.compile_type("object", map),
@@ -288,11 +296,13 @@ impl<'a> Compiler<'a> {
                 _ => self.shapes.push(Shape::Union(ids)),
             }
         };
-        Ok(if nullable && !matches!(self.shapes.get(inner), Shape::Null) {
-            self.shapes.push(Shape::Nullable(inner))
-        } else {
-            inner
-        })
+        Ok(
+            if nullable && !matches!(self.shapes.get(inner), Shape::Null) {
+                self.shapes.push(Shape::Nullable(inner))
+            } else {
+                inner
+            },
+        )
     }
 
     /// The tagged union that `ids` form, if every branch is an object whose first required
@@ -302,10 +312,9 @@ impl<'a> Compiler<'a> {
         let tag = first.members.iter().find_map(|member| {
             let all = ids.iter().all(|id| {
                 self.shapes.object(*id).is_some_and(|object| {
-                    object
-                        .members
-                        .iter()
-                        .any(|m| m.name == member.name && m.required && self.constant(m.shape).is_some())
+                    object.members.iter().any(|m| {
+                        m.name == member.name && m.required && self.constant(m.shape).is_some()
+                    })
                 })
             });
             all.then(|| member.name.clone())
@@ -369,7 +378,12 @@ impl<'a> Compiler<'a> {
         let rest: Vec<&Value> = values.iter().filter(|v| !v.is_null()).collect();
         let shape = if rest.iter().all(|v| v.is_string()) && !rest.is_empty() {
             Shape::Str {
-                options: Some(rest.iter().filter_map(|v| v.as_str()).map(str::to_owned).collect()),
+                options: Some(
+                    rest.iter()
+                        .filter_map(|v| v.as_str())
+                        .map(str::to_owned)
+                        .collect(),
+                ),
                 min_len: None,
                 max_len: None,
             }
@@ -396,10 +410,19 @@ impl<'a> Compiler<'a> {
                 max_len: map.get("maxLength").and_then(Value::as_u64),
             },
             "integer" => {
-                let (format_min, format_max) = format_range(map.get("format").and_then(Value::as_str));
+                let (format_min, format_max) =
+                    format_range(map.get("format").and_then(Value::as_str));
                 Shape::Integer {
-                    min: tighter(integer_bound(map.get("minimum"), f64::ceil), format_min, i128::max),
-                    max: tighter(integer_bound(map.get("maximum"), f64::floor), format_max, i128::min),
+                    min: tighter(
+                        integer_bound(map.get("minimum"), f64::ceil),
+                        format_min,
+                        i128::max,
+                    ),
+                    max: tighter(
+                        integer_bound(map.get("maximum"), f64::floor),
+                        format_max,
+                        i128::min,
+                    ),
                 }
             }
             "number" => Shape::Number {
@@ -463,8 +486,11 @@ fn integer_bound(value: Option<&Value>, round: fn(f64) -> f64) -> Option<i128> {
     }
     let x = round(value.as_f64()?);
     // Bounds beyond the i128 range cannot bind any integer we read; drop them.
-    #[allow(clippy::cast_possible_truncation, reason = "the range is checked just before")]
-    (x.is_finite() && x.abs() < 1.0e38).then(|| x as i128)
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "the range is checked just before"
+    )]
+    (x.is_finite() && x.abs() < 1.0e38).then_some(x as i128)
 }
 
 /// The tighter of two optional bounds.
@@ -494,7 +520,10 @@ fn format_range(format: Option<&str>) -> (Option<i128>, Option<i128>) {
 
 /// A bound as a detail writes it.
 pub(crate) fn float_bound(x: f64) -> Bound {
-    #[allow(clippy::cast_possible_truncation, reason = "only exact integral values take this path")]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "only exact integral values take this path"
+    )]
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
         Bound::Int(x as i128)
     } else {
@@ -515,7 +544,10 @@ mod tests {
         let shapes = compiler.finish();
         assert!(matches!(
             shapes.get(id),
-            Shape::Integer { min: Some(0), max: Some(4_294_967_295) }
+            Shape::Integer {
+                min: Some(0),
+                max: Some(4_294_967_295)
+            }
         ));
     }
 

@@ -38,7 +38,13 @@ pub(crate) struct Walker<'a> {
 
 impl Walker<'_> {
     /// Checks `value` against `id`, appending problems to `out`.
-    pub(crate) fn check(&self, id: ShapeId, value: &mut Value, path: &Path, out: &mut Vec<Problem>) {
+    pub(crate) fn check(
+        &self,
+        id: ShapeId,
+        value: &mut Value,
+        path: &Path,
+        out: &mut Vec<Problem>,
+    ) {
         match self.shapes.get(id) {
             Shape::Any => {}
             Shape::Null => {
@@ -108,8 +114,12 @@ impl Walker<'_> {
         };
         let len = elements.len() as u64;
         let reason = match (min_items, max_items) {
-            (Some(min), _) if len < min => Some(format!("Must have at least {min} {}.", items_word(min))),
-            (_, Some(max)) if len > max => Some(format!("Must have at most {max} {}.", items_word(max))),
+            (Some(min), _) if len < min => {
+                Some(format!("Must have at least {min} {}.", items_word(min)))
+            }
+            (_, Some(max)) if len > max => {
+                Some(format!("Must have at most {max} {}.", items_word(max)))
+            }
             _ => None,
         };
         for (index, element) in elements.iter_mut().enumerate() {
@@ -135,8 +145,8 @@ impl Walker<'_> {
         out: &mut Vec<Problem>,
     ) {
         for member in &object.members {
-            let absent_null = matches!(map.get(&member.name), Some(Value::Null))
-                && !member.required;
+            let absent_null =
+                matches!(map.get(&member.name), Some(Value::Null)) && !member.required;
             if absent_null {
                 map.remove(&member.name);
                 continue;
@@ -149,7 +159,9 @@ impl Walker<'_> {
                     },
                 )),
                 None => {}
-                Some(value) => self.check(member.shape, value, &path.child(member.name.clone()), out),
+                Some(value) => {
+                    self.check(member.shape, value, &path.child(member.name.clone()), out)
+                }
             }
         }
     }
@@ -175,7 +187,7 @@ impl Walker<'_> {
                         out.push(Problem::new(
                             path.child(name.clone()).render(),
                             ProblemKind::UnknownField {
-                                valid: self.valid_fields(object, path, also_valid),
+                                valid: Self::valid_fields(object, path, also_valid),
                             },
                         ));
                     }
@@ -193,7 +205,7 @@ impl Walker<'_> {
 
     /// The valid member names of an object, for an unknown-field detail: at the root the
     /// caller's order (discriminator, fields, `_select`), elsewhere the declared members.
-    fn valid_fields(&self, object: &ObjectShape, path: &Path, also_valid: &[&str]) -> Vec<String> {
+    fn valid_fields(object: &ObjectShape, path: &Path, also_valid: &[&str]) -> Vec<String> {
         let fields = object.members.iter().map(|m| m.name.clone());
         if path.0.is_empty() {
             // At the root, `also_valid` is [discriminator?, "_select"?] and the discriminator
@@ -240,22 +252,27 @@ impl Walker<'_> {
                 return;
             }
         };
-        match chosen {
-            Some((_, id)) => self.check(*id, value, path, out),
-            None => {
-                let sent = map.get(tag).map(describe_sent).unwrap_or_default();
-                out.push(Problem::new(
-                    tag_path.render(),
-                    ProblemKind::UnknownVariant {
-                        sent,
-                        variants: names,
-                    },
-                ));
-            }
+        if let Some((_, id)) = chosen {
+            self.check(*id, value, path, out);
+        } else {
+            let sent = map.get(tag).map(describe_sent).unwrap_or_default();
+            out.push(Problem::new(
+                tag_path.render(),
+                ProblemKind::UnknownVariant {
+                    sent,
+                    variants: names,
+                },
+            ));
         }
     }
 
-    fn check_union(&self, branches: &[ShapeId], value: &mut Value, path: &Path, out: &mut Vec<Problem>) {
+    fn check_union(
+        &self,
+        branches: &[ShapeId],
+        value: &mut Value,
+        path: &Path,
+        out: &mut Vec<Problem>,
+    ) {
         // The first branch that accepts the value wins, with its normalisation. Otherwise the
         // problems of the first branch whose JSON type fits are the most telling ones.
         let mut fitting = None;
@@ -267,21 +284,22 @@ impl Walker<'_> {
                 *value = attempt;
                 return;
             }
-            let type_fits = !problems
-                .iter()
-                .any(|p| p.path == path.render() && matches!(p.kind, ProblemKind::WrongType { .. }));
+            let type_fits = !problems.iter().any(|p| {
+                p.path == path.render() && matches!(p.kind, ProblemKind::WrongType { .. })
+            });
             if type_fits && fitting.is_none() {
                 fitting = Some(problems);
             }
         }
-        match fitting {
-            Some(problems) => out.extend(problems),
-            None => {
-                let expected = branches
-                    .first()
-                    .map_or(Expected::Type(JsonType::Object), |b| self.shapes.expected(*b));
-                out.push(wrong_type(path, value, expected));
-            }
+        if let Some(problems) = fitting {
+            out.extend(problems);
+        } else {
+            let expected = branches
+                .first()
+                .map_or(Expected::Type(JsonType::Object), |b| {
+                    self.shapes.expected(*b)
+                });
+            out.push(wrong_type(path, value, expected));
         }
     }
 }
@@ -360,9 +378,10 @@ fn check_integer(
         .as_i64()
         .map(i128::from)
         .or_else(|| number.as_u64().map(i128::from));
-    let n = match exact {
-        Some(n) => n,
-        None => {
+    let n = if let Some(n) = exact {
+        n
+    } else {
+        {
             let x = number.as_f64().unwrap_or(f64::NAN);
             if !x.is_finite() || x.fract() != 0.0 {
                 out.push(wrong_type(path, value, Expected::Type(JsonType::Integer)));
@@ -370,8 +389,15 @@ fn check_integer(
             }
             // An integral float (`5.0`) is the integer it denotes; beyond the 64-bit range it
             // cannot be exact, so it stays a float and the range check below reports it.
-            #[allow(clippy::cast_possible_truncation, reason = "x is integral and range-checked")]
-            let n = if x.abs() < 1.0e38 { x as i128 } else { i128::MAX };
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "x is integral and range-checked"
+            )]
+            let n = if x.abs() < 1.0e38 {
+                x as i128
+            } else {
+                i128::MAX
+            };
             if let Ok(i) = i64::try_from(n) {
                 *value = Value::Number(Number::from(i));
             } else if let Ok(u) = u64::try_from(n) {
@@ -431,7 +457,10 @@ mod tests {
         let shapes = compiler.finish();
         let mut out = Vec::new();
         Walker { shapes: &shapes }.check(id, &mut value, &Path::default(), &mut out);
-        let lines = out.iter().map(|p| format!("{}: {}", p.path, p.kind)).collect();
+        let lines = out
+            .iter()
+            .map(|p| format!("{}: {}", p.path, p.kind))
+            .collect();
         (lines, value)
     }
 
@@ -456,7 +485,9 @@ mod tests {
                 "lines.1.qty: Wrong type. You sent: 1.5. Expected type: integer.",
                 "lines.2.qty: Missing required field. Expected type: integer.",
                 "lines.2.q: Unknown field. Valid fields: 'qty'.",
-                "(root): Unknown field. Valid fields: 'lines', 'note'.".replace("(root)", "zzz").as_str(),
+                "(root): Unknown field. Valid fields: 'lines', 'note'."
+                    .replace("(root)", "zzz")
+                    .as_str(),
             ]
         );
         // The integral float became an integer, and the optional null member is gone.
@@ -483,7 +514,10 @@ mod tests {
             ]
         );
         let (lines, _) = problems(&schema, json!({"id": "a", "v": true}));
-        assert_eq!(lines, ["v: Wrong type. You sent: true. Expected type: integer."]);
+        assert_eq!(
+            lines,
+            ["v: Wrong type. You sent: true. Expected type: integer."]
+        );
     }
 
     #[test]
@@ -493,8 +527,17 @@ mod tests {
             {"type": "object", "properties": {"kind": {"type": "string", "const": "transfer"}}, "required": ["kind"]}
         ]});
         let (lines, _) = problems(&schema, json!({}));
-        assert_eq!(lines, ["(root).kind: Missing required field. Valid options: 'card', 'transfer'.".replace("(root).", "")]);
+        assert_eq!(
+            lines,
+            [
+                "(root).kind: Missing required field. Valid options: 'card', 'transfer'."
+                    .replace("(root).", "")
+            ]
+        );
         let (lines, _) = problems(&schema, json!({"kind": 3}));
-        assert_eq!(lines, ["kind: Wrong type. You sent: 3. Valid options: 'card', 'transfer'."]);
+        assert_eq!(
+            lines,
+            ["kind: Wrong type. You sent: 3. Valid options: 'card', 'transfer'."]
+        );
     }
 }
