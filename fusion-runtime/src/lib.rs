@@ -13,6 +13,7 @@
 //! | [`present`] | presenter traits and the presentation engine (SPEC §6) |
 //! | [`select`] | `_select` selections (SPEC §7) |
 //! | [`tool`] | tool definitions, argument validation, calls (SPEC §7, §10–§13) |
+//! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 
 pub mod error;
 pub mod escape;
@@ -21,6 +22,8 @@ pub mod present;
 pub mod response;
 pub mod select;
 pub mod tool;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 pub mod ui;
 pub mod view;
 

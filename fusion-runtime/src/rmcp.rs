@@ -1,0 +1,285 @@
+//! The `rmcp` adapter (feature `rmcp`): fusion responses and tools in [`rmcp`] servers.
+//!
+//! Three ways in, from smallest to largest:
+//!
+//! - **Return fusion responses from rmcp `#[tool]` methods.** [`ToolResponse`], [`ToolError`]
+//!   and [`ValidationError`] implement [`IntoCallToolResult`], so a method can return
+//!   `ToolResponse` (or `Result<ToolResponse, ToolError>`) and the blocks, `structuredContent`
+//!   and the three-state `isError` reach the client exactly as fusion built them. (rmcp marks
+//!   every `Err(..)` of a `Result` as an error: return a warning as `Ok(error.into_response())`
+//!   to keep its `isError: false`.)
+//! - **Add one fusion tool to an existing `#[tool_router]` server** with [`route`]: the other
+//!   tools do not change.
+//!
+//!   ```ignore
+//!   #[tool_router]
+//!   impl Counter {
+//!       #[tool(description = "Increment the counter")]
+//!       fn increment(&self) -> String { /* unchanged */ }
+//!   }
+//!
+//!   impl Counter {
+//!       fn billing(&self, action: Billing, call: &Call) -> Result<ToolResponse, ToolError> { /* … */ }
+//!
+//!       fn router() -> ToolRouter<Self> {
+//!           Self::tool_router().with_route(fusion_runtime::rmcp::route(Self::billing).unwrap())
+//!       }
+//!   }
+//!   ```
+//! - **Serve a whole [`ToolSet`] over stdio** with [`serve_stdio`] (async) or
+//!   [`serve_stdio_blocking`] (starts its own single-threaded runtime):
+//!
+//!   ```ignore
+//!   fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!       let tools = ToolSet::new().tool(billing)?.tool(invoice_stats)?;
+//!       fusion_runtime::rmcp::serve_stdio_blocking(FusionServer::new("billing", tools))
+//!   }
+//!   ```
+//!
+//! Handlers are synchronous and run on the runtime's thread: keep them quick, or hand heavy
+//! work to your own pool.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRoute;
+use rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::Value;
+
+use crate::error::{ToolError, ValidationError};
+use crate::response::ToolResponse;
+use crate::tool::{
+    Call, DefinitionError, HandlerResult, Tool, ToolDefinition, ToolSet, report_to_stderr,
+};
+
+impl From<ToolResponse> for CallToolResult {
+    /// The same result: text blocks in order, `structuredContent`, and `isError` absent,
+    /// `true` or `false` as fusion set it.
+    fn from(response: ToolResponse) -> Self {
+        let ToolResponse {
+            blocks,
+            structured_content,
+            is_error,
+            ..
+        } = response;
+        let mut result =
+            CallToolResult::success(blocks.into_iter().map(ContentBlock::text).collect());
+        result.structured_content = structured_content;
+        result.is_error = is_error;
+        result
+    }
+}
+
+impl IntoCallToolResult for ToolResponse {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        Ok(CallToolResult::from(self).into())
+    }
+}
+
+impl IntoCallToolResult for ToolError {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        self.into_response().into_call_tool_result()
+    }
+}
+
+impl IntoCallToolResult for ValidationError {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        self.into_response().into_call_tool_result()
+    }
+}
+
+impl From<&ToolDefinition> for rmcp::model::Tool {
+    /// The rmcp tool definition: name, description, `inputSchema`, `outputSchema`, annotations.
+    fn from(definition: &ToolDefinition) -> Self {
+        let mut tool = rmcp::model::Tool::new(
+            definition.name().to_owned(),
+            definition.description().to_owned(),
+            Arc::new(definition.input_schema().clone()),
+        );
+        if let Some(output) = definition.output_schema() {
+            tool = tool.with_raw_output_schema(Arc::new(output.clone()));
+        }
+        if let Some(annotations) = definition.annotations() {
+            let flag = |name: &str| annotations.get(name).and_then(Value::as_bool);
+            tool = tool.with_annotations(rmcp::model::ToolAnnotations::from_raw(
+                None,
+                flag("readOnlyHint"),
+                flag("destructiveHint"),
+                None,
+                None,
+            ));
+        }
+        tool
+    }
+}
+
+impl From<ToolDefinition> for rmcp::model::Tool {
+    fn from(definition: ToolDefinition) -> Self {
+        rmcp::model::Tool::from(&definition)
+    }
+}
+
+fn arguments_value(arguments: Option<JsonObject>) -> Option<Value> {
+    arguments.map(Value::Object)
+}
+
+/// An rmcp tool route for the fusion tool `T`, answered by `handler(&server, input, &call)`:
+/// add it to an existing `ToolRouter` with `with_route` (or `+`), next to `#[tool]` methods.
+///
+/// Routing, validation, presentation and `INTERNAL_ERROR` work as in a [`ToolSet`]; handler
+/// failures are reported with [`report_to_stderr`].
+pub fn route<S, T, F, R>(handler: F) -> Result<ToolRoute<S>, DefinitionError>
+where
+    S: Send + Sync + 'static,
+    T: Tool,
+    F: Fn(&S, T, &Call) -> R + Send + Sync + 'static,
+    R: HandlerResult,
+{
+    let definition = Arc::new(ToolDefinition::of::<T>()?);
+    let attr = rmcp::model::Tool::from(&*definition);
+    let handler = Arc::new(handler);
+    Ok(ToolRoute::new_dyn(
+        attr,
+        move |context: ToolCallContext<'_, S>| {
+            let definition = definition.clone();
+            let handler = handler.clone();
+            let service = context.service;
+            let arguments = arguments_value(context.arguments);
+            let response = match definition.parse(arguments) {
+                Err(response) => response,
+                Ok(parsed) => match parsed.into_typed::<T>() {
+                    Err(response) => response,
+                    Ok((input, call)) => {
+                        call.respond(&report_to_stderr, || handler(service, input, &call))
+                    }
+                },
+            };
+            Box::pin(async move { Ok(CallToolResult::from(response).into()) })
+        },
+    ))
+}
+
+/// An rmcp server for a [`ToolSet`]: `tools/list` and `tools/call`, announcing `name`.
+pub struct FusionServer {
+    tools: ToolSet,
+    info: Implementation,
+    instructions: Option<String>,
+    listed: Vec<rmcp::model::Tool>,
+}
+
+impl std::fmt::Debug for FusionServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FusionServer")
+            .field("name", &self.info.name)
+            .field("tools", &self.tools)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FusionServer {
+    /// A server named `name` (the `serverInfo.name` clients show) serving `tools`.
+    pub fn new(name: impl Into<String>, tools: ToolSet) -> Self {
+        let listed = tools.definitions().map(rmcp::model::Tool::from).collect();
+        FusionServer {
+            tools,
+            info: Implementation::new(name, env!("CARGO_PKG_VERSION")),
+            instructions: None,
+            listed,
+        }
+    }
+
+    /// Sets the version announced in `serverInfo` (default: fusion-runtime's version).
+    #[must_use]
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.info.version = version.into();
+        self
+    }
+
+    /// Sets the instructions sent to the client at initialization.
+    #[must_use]
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// The tools served.
+    pub fn tools(&self) -> &ToolSet {
+        &self.tools
+    }
+}
+
+impl ServerHandler for FusionServer {
+    fn get_info(&self) -> ServerConfig {
+        let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(self.info.clone());
+        config.instructions.clone_from(&self.instructions);
+        config
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.listed.clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        self.listed.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name: Cow<'_, str> = request.name;
+        let response = self.tools.call(&name, arguments_value(request.arguments));
+        Ok(CallToolResult::from(response).into())
+    }
+}
+
+/// Why serving stopped with an error.
+#[derive(Debug)]
+pub struct ServeError(Box<dyn std::error::Error + Send + Sync>);
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the MCP server stopped: {}", self.0)
+    }
+}
+
+impl std::error::Error for ServeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
+}
+
+/// Serves `server` over stdio until the client disconnects (needs a Tokio runtime).
+pub async fn serve_stdio(server: FusionServer) -> Result<(), ServeError> {
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| ServeError(Box::new(e)))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| ServeError(Box::new(e)))?;
+    Ok(())
+}
+
+/// Serves `server` over stdio on a single-threaded Tokio runtime of its own, until the client
+/// disconnects: a `main` needs no async code and no Tokio dependency.
+pub fn serve_stdio_blocking(server: FusionServer) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ServeError(Box::new(e)))?;
+    runtime.block_on(serve_stdio(server))
+}
