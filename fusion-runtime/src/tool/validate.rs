@@ -160,7 +160,7 @@ impl Walker<'_> {
                 )),
                 None => {}
                 Some(value) => {
-                    self.check(member.shape, value, &path.child(member.name.clone()), out)
+                    self.check(member.shape, value, &path.child(member.name.clone()), out);
                 }
             }
         }
