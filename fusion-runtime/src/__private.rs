@@ -18,3 +18,5 @@ pub use crate::present::{Embed, EmbedSink, Field, Model, Presenter};
 pub use crate::response::{Rules, Suggestion, Suggestions};
 pub use crate::select::FieldMask;
 pub use crate::ui::UiBlock;
+// The tool declaration `#[derive(Tool)]` implements and builds.
+pub use crate::tool::{ActionSpec, Tool, ToolSpec};

@@ -43,6 +43,8 @@ pub use view::{DataFormat, TestingView, ViewValue};
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::Presenter;
+#[cfg(feature = "derive")]
+pub use fusion_derive::Tool;
 
 /// The names most code needs: `use fusion_runtime::prelude::*;`.
 pub mod prelude {
