@@ -60,7 +60,9 @@ pub fn contains_tag_start(text: &str) -> bool {
 }
 
 /// Replaces the `<` of every framework tag start by `replacement`, leaving everything else.
-fn replace_tag_starts<'a>(text: &'a str, replacement: &str) -> Cow<'a, str> {
+///
+/// Text neutralization (`&lt;`) and the JSON writer (`\u003c`) both go through this one scan.
+pub(crate) fn replace_tag_starts<'a>(text: &'a str, replacement: &str) -> Cow<'a, str> {
     if !contains_tag_start(text) {
         return Cow::Borrowed(text);
     }

@@ -12,6 +12,8 @@
 //! | [`view`] | the testing view (SPEC §14) |
 //! | [`present`] | presenter traits and the presentation engine (SPEC §6) |
 //! | [`select`] | `_select` selections (SPEC §7) |
+//! | [`wrap`] | `success`, `success_structured` and implicit wrapping (SPEC §11, §12) |
+//! | [`testing`] | assertions on the testing view (SPEC §14) |
 
 pub mod error;
 pub mod escape;
@@ -19,8 +21,10 @@ pub mod json;
 pub mod present;
 pub mod response;
 pub mod select;
+pub mod testing;
 pub mod ui;
 pub mod view;
+pub mod wrap;
 
 #[doc(hidden)]
 pub mod __private;
@@ -34,6 +38,7 @@ pub use response::{ResponseBuilder, Suggestion, ToolResponse};
 pub use select::{FieldMask, Selection};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
+pub use wrap::{IntoToolResponse, Json, StructuredError, WrapError, success, success_structured};
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::Presenter;
