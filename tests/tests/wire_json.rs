@@ -1,6 +1,15 @@
 //! SPEC §3: the JSON data block (vectors V9–V11), and properties of the JSON writer against
 //! `serde_json` and an independent model of ECMAScript's number text.
 
+#![allow(
+    clippy::float_cmp,
+    clippy::cast_precision_loss,
+    clippy::excessive_precision,
+    clippy::many_single_char_names,
+    reason = "this file tests float text: exact comparisons, lossy casts, over-long literals and \
+              SPEC §3.6's one-letter names are the point"
+)]
+
 use fusion_runtime::testing::{ViewExt, json_eq};
 use fusion_runtime::{IntoToolResponse, Json, escape, json};
 use proptest::prelude::*;
@@ -112,7 +121,10 @@ fn tag_starts_at_string_edges_and_beside_escapes() {
         ("<field\n", "\"\\u003cfield\\n\""),
         ("a\n</message>", "\"a\\n\\u003c/message>\""),
         ("\"<detail\"", "\"\\\"\\u003cdetail\\\"\""),
-        ("<details-x <details\u{1}", "\"<details-x \\u003cdetails\\u0001\""),
+        (
+            "<details-x <details\u{1}",
+            "\"<details-x \\u003cdetails\\u0001\"",
+        ),
         ("<\n/field", "\"<\\n/field\""),
         ("\u{8}\u{c}\r\u{1b}", "\"\\b\\f\\r\\u001b\""),
     ] {
@@ -175,18 +187,17 @@ fn shortest_digits(x: f64) -> (String, i32) {
     // Exact decimal expansion of x (a binary64 has at most 767 significant digits).
     let exact = format!("{x:.800e}");
     let (exact_mantissa, exact_exponent) = exact.split_once('e').unwrap();
-    let exact_digits: String = exact_mantissa.chars().filter(char::is_ascii_digit).collect();
+    let exact_digits: String = exact_mantissa
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
     let is_tie = exact_exponent.parse::<i32>().unwrap() + 1 == n
         && exact_digits.as_bytes()[k] == b'5'
         && exact_digits[k + 1..].bytes().all(|b| b == b'0');
     let last_is_odd = (digits.as_bytes()[k - 1] - b'0') % 2 == 1;
     if is_tie && last_is_odd {
         let low = exact_digits[..k].to_owned();
-        let other = if digits == low {
-            increment(&low)
-        } else {
-            low
-        };
+        let other = if digits == low { increment(&low) } else { low };
         let round_trips = format!("{}.{}e{}", &other[..1], &other[1..], n - 1)
             .parse::<f64>()
             .is_ok_and(|back| back == x);
@@ -227,11 +238,12 @@ fn ecmascript_number(x: f64) -> String {
     let s = s.as_str();
     let k = i32::try_from(s.len()).unwrap();
     if k <= n && n <= 21 {
-        format!("{s}{}", "0".repeat((n - k) as usize))
+        format!("{s}{}", "0".repeat(usize::try_from(n - k).unwrap()))
     } else if 0 < n && n <= 21 {
-        format!("{}.{}", &s[..n as usize], &s[n as usize..])
+        let n = usize::try_from(n).unwrap();
+        format!("{}.{}", &s[..n], &s[n..])
     } else if -6 < n && n <= 0 {
-        format!("0.{}{s}", "0".repeat((-n) as usize))
+        format!("0.{}{s}", "0".repeat(usize::try_from(-n).unwrap()))
     } else {
         let e = n - 1;
         let sign = if e >= 0 { '+' } else { '-' };
@@ -284,8 +296,8 @@ fn json_value() -> impl Strategy<Value = Value> {
         any::<f64>()
             .prop_filter("finite", |x| x.is_finite())
             .prop_map(Value::from),
-        (-1_000_000_i64..1_000_000, 0_u32..6)
-            .prop_map(|(m, p)| Value::from(m as f64 / 10_f64.powi(p as i32))),
+        (-1_000_000_i64..1_000_000, 0_i32..6)
+            .prop_map(|(m, p)| Value::from(m as f64 / 10_f64.powi(p))),
         tricky_text().prop_map(Value::String),
     ];
     leaf.prop_recursive(4, 48, 5, |inner| {
@@ -313,8 +325,14 @@ fn differs_from_serde_json(value: &Value) -> bool {
 
 #[test]
 fn the_oracle_breaks_ties_to_even() {
-    assert_eq!(format!("{}", 1_490_133_575_841_354.25_f64), "1490133575841354.3");
-    assert_eq!(ecmascript_number(1_490_133_575_841_354.25), "1490133575841354.2");
+    assert_eq!(
+        format!("{}", 1_490_133_575_841_354.25_f64),
+        "1490133575841354.3"
+    );
+    assert_eq!(
+        ecmascript_number(1_490_133_575_841_354.25),
+        "1490133575841354.2"
+    );
     assert_eq!(ecmascript_number(-1.5e300), "-1.5e+300");
     assert_eq!(ecmascript_number(1.234e-6), "0.000001234");
 }

@@ -5,8 +5,8 @@ use fusion_runtime::response::Suggestions;
 use fusion_runtime::{
     EmbedSink, Field, FieldMask, Model, Presenter, Suggestion, ToolResponse, UiBlock,
 };
-use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
 /// The wire members of [`Client`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
