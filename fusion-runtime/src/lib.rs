@@ -10,7 +10,7 @@
 //! | [`ui`] | UI blocks and their helpers (SPEC §4) |
 //! | [`response`] | the response and its builder (SPEC §1, §2) |
 //! | [`view`] | the testing view (SPEC §14) |
-//! | [`present`] | presenter traits and the presentation engine (SPEC §6) |
+//! | [`present`](mod@present) | presenter traits and the presentation engine (SPEC §6) |
 //! | [`select`] | `_select` selections (SPEC §7) |
 //! | [`wrap`] | `success`, `success_structured` and implicit wrapping (SPEC §11, §12) |
 //! | [`testing`] | assertions on the testing view (SPEC §14) |
