@@ -204,7 +204,8 @@ impl From<JsonError> for WrapError {
     message = "`{Self}` cannot be returned from a tool handler",
     label = "not a tool result",
     note = "return a `ToolResponse`, a `ResponseBuilder`, a `ToolError`, `()`, a text, a number, a `bool`, a `serde_json::Value` or a `Vec`",
-    note = "wrap any other serializable value in `fusion_runtime::Json(...)`, or present a model with `.present()`"
+    note = "wrap any other serializable value in `fusion_runtime::Json(...)`, or present a model with `.present()`",
+    note = "a `Result` needs an error type that converts into `Box<dyn Error + Send + Sync>` (any `Send + Sync` error, `anyhow::Error`, `String`)"
 )]
 pub trait IntoToolResponse {
     /// The response for this value, or why there is none.
