@@ -10,6 +10,9 @@
               SPEC §3.6's one-letter names are the point"
 )]
 
+#[path = "wire_support/text.rs"]
+mod text;
+
 use fusion_runtime::testing::{ViewExt, json_eq};
 use fusion_runtime::{IntoToolResponse, Json, escape, json};
 use proptest::prelude::*;
@@ -255,37 +258,6 @@ fn ecmascript_number(x: f64) -> String {
     }
 }
 
-/// Texts weighted toward what breaks writers: `<` before framework names in mixed case, control
-/// characters, quotes, backslashes, invisible and non-ASCII characters.
-fn tricky_text() -> impl Strategy<Value = String> {
-    let name = prop::sample::select(escape::FRAMEWORK_NAMES.to_vec());
-    let mixed_case_tag = (name, any::<u64>(), any::<bool>()).prop_map(|(name, mask, slash)| {
-        let cased: String = name
-            .chars()
-            .enumerate()
-            .map(|(i, c)| {
-                if mask >> (i % 64) & 1 == 1 {
-                    c.to_ascii_uppercase()
-                } else {
-                    c
-                }
-            })
-            .collect();
-        format!("<{}{cased}", if slash { "/" } else { "" })
-    });
-    let piece = prop_oneof![
-        4 => mixed_case_tag,
-        3 => prop::sample::select(vec![
-            "<", "</", "/", ">", " ", "a", "_", "-", ".", ":", "\n", "\r", "\t", "\"", "\\", "'",
-            "&", "`", "|", "\u{0}", "\u{7}", "\u{8}", "\u{c}", "\u{1b}", "\u{1f}", "\u{7f}",
-            "\u{a0}", "\u{2028}", "\u{2029}", "\u{feff}", "é", "€", "😀",
-        ])
-        .prop_map(str::to_owned),
-        2 => any::<String>().prop_map(|s| s.chars().take(6).collect()),
-    ];
-    prop::collection::vec(piece, 0..8).prop_map(|pieces| pieces.concat())
-}
-
 /// Arbitrary JSON values: integers of both signs and ranges, finite floats, tricky texts.
 fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -298,12 +270,12 @@ fn json_value() -> impl Strategy<Value = Value> {
             .prop_map(Value::from),
         (-1_000_000_i64..1_000_000, 0_i32..6)
             .prop_map(|(m, p)| Value::from(m as f64 / 10_f64.powi(p))),
-        tricky_text().prop_map(Value::String),
+        text::tricky_text().prop_map(Value::String),
     ];
     leaf.prop_recursive(4, 48, 5, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::vec((tricky_text(), inner), 0..5)
+            prop::collection::vec((text::tricky_text(), inner), 0..5)
                 .prop_map(|members| Value::Object(members.into_iter().collect())),
         ]
     })
