@@ -342,7 +342,10 @@ proptest! {
         let content = block.content();
         let longest_run = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
         let fence = "`".repeat((longest_run + 1).max(3));
-        let first_line = format!("{fence}{}", lang.replace(['\r', '\n'], " "));
+        // LANG: CR and LF become spaces (SPEC §5.5); backticks are dropped, since they would
+        // lengthen the opening fence (CommonMark forbids them in a backtick fence's info string).
+        let lang_text: String = lang.replace(['\r', '\n'], " ").replace('`', "");
+        let first_line = format!("{fence}{lang_text}");
         let inner = content
             .strip_prefix(first_line.as_str())
             .and_then(|c| c.strip_prefix('\n'))
@@ -351,6 +354,7 @@ proptest! {
         prop_assert_eq!(inner, Some(body.as_str()), "{:?}", content);
         prop_assert!(!body.contains(fence.as_str()));
         prop_assert!(!first_line.contains(['\r', '\n']));
+        prop_assert!(!first_line[fence.len()..].contains('`'));
     }
 
     /// P8: table rows are one line each, with one unescaped `|` more than cells.
