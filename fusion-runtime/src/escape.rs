@@ -54,9 +54,9 @@ fn is_name_continuation(byte: u8) -> bool {
 
 /// Whether `text` holds a framework tag start anywhere (SPEC §5.1).
 pub fn contains_tag_start(text: &str) -> bool {
-    text.bytes()
-        .enumerate()
-        .any(|(at, byte)| byte == b'<' && is_tag_start_at(text, at))
+    // `match_indices` finds each `<` with a fast byte search; most texts hold none.
+    text.match_indices('<')
+        .any(|(at, _)| is_tag_start_at(text, at))
 }
 
 /// Replaces the `<` of every framework tag start by `replacement`, leaving everything else.
@@ -68,8 +68,8 @@ pub(crate) fn replace_tag_starts<'a>(text: &'a str, replacement: &str) -> Cow<'a
     }
     let mut out = String::with_capacity(text.len() + 8);
     let mut copied = 0;
-    for (at, byte) in text.bytes().enumerate() {
-        if byte == b'<' && is_tag_start_at(text, at) {
+    for (at, _) in text.match_indices('<') {
+        if is_tag_start_at(text, at) {
             out.push_str(&text[copied..at]);
             out.push_str(replacement);
             copied = at + 1;

@@ -93,6 +93,10 @@ impl Formatter for SpecFormatter {
     ) -> io::Result<()> {
         // serde_json splits a string at characters it escapes, none of which can continue an
         // element name, so the end of a fragment is a valid tag terminator (SPEC §5.1).
+        if !fragment.as_bytes().contains(&b'<') {
+            // The common case, without the tag-start scan.
+            return writer.write_all(fragment.as_bytes());
+        }
         writer.write_all(escape::replace_tag_starts(fragment, "\\u003c").as_bytes())
     }
 
