@@ -4,6 +4,7 @@
 //! | handler result | response |
 //! |---|---|
 //! | [`ToolResponse`], [`ResponseBuilder`], [`ToolError`], [`ValidationError`] | unchanged |
+//! | a [`Presentation`] (`value.present()`, with its selection and context) | presented (SPEC §6) |
 //! | `()`, `None`, the empty text | text data block `OK` |
 //! | `String`, `&str`, `Cow<str>` | text data block, SPEC §5.3 applied |
 //! | numbers, `bool`, `serde_json::Value`, `Vec<T>`, maps, [`Json<T>`] | JSON data block (SPEC §3) |
@@ -34,6 +35,7 @@ use serde::Serialize;
 
 use crate::error::{ToolError, ValidationError};
 use crate::json::{self, JsonError};
+use crate::present::{Presentation, Presenter};
 use crate::response::{ResponseBuilder, ToolResponse};
 
 /// A JSON data block (SPEC §3) of any serializable value, without `structuredContent`.
@@ -198,8 +200,9 @@ impl From<JsonError> for WrapError {
 /// A value a tool handler can return: SPEC §12's implicit wrapping, decided by the type.
 ///
 /// Implemented for the toolkit's responses ([`ToolResponse`], [`ResponseBuilder`], [`ToolError`],
-/// [`ValidationError`]), `()`, texts, `Option`, numbers, `bool`, `serde_json::Value`, `Vec`,
-/// maps with serializable values, [`Json<T>`] for any other serializable value, and `Result`.
+/// [`ValidationError`], [`Presentation`]), `()`, texts, `Option`, numbers, `bool`,
+/// `serde_json::Value`, `Vec`, maps with serializable values, [`Json<T>`] for any other
+/// serializable value, and `Result`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool handler",
     label = "not a tool result",
@@ -249,6 +252,13 @@ impl IntoToolResponse for ToolResponse {
 impl IntoToolResponse for ResponseBuilder {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
         Ok(self.build())
+    }
+}
+
+/// A presentation configured by the handler (selection, context) is built as it stands.
+impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ctx> {
+    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
+        Ok(self.build()?)
     }
 }
 

@@ -81,3 +81,21 @@ fn assertion_failures_say_what_differs() {
     let message = failure.downcast_ref::<String>().unwrap();
     assert!(message.contains("use `assert_text`"), "{message}");
 }
+
+#[test]
+fn a_presentation_wraps_as_it_stands() {
+    let order = wire_support::Order {
+        id: "123".to_owned(),
+        client: wire_support::Client {
+            name: "A".to_owned(),
+        },
+    };
+    let selection = fusion_runtime::Selection::new(["id"]);
+    fusion_runtime::present(&order)
+        .select(&selection)
+        .into_tool_response()
+        .unwrap()
+        .assert_data(json!({"id": "123"}))
+        .assert_rules(&["From child presenter", "Rule 1"])
+        .assert_hints(&[]);
+}
