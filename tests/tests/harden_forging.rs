@@ -200,11 +200,11 @@ proptest! {
             }
         }
         let mut list = |name: &str, items: Vec<String>| {
-            if !items.is_empty() {
+            if items.is_empty() {
+                None
+            } else {
                 expected_count += 1;
                 Some((name.to_owned(), items))
-            } else {
-                None
             }
         };
         let mut unique_rules: Vec<String> = Vec::new();
