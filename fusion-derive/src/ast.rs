@@ -2,10 +2,9 @@
 //! generation cannot fail.
 
 use proc_macro2::Span;
-use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Expr, ExprPath, Fields, Ident, Path, Type};
 
-use crate::attr::{self, Censor, Decl, Error, Errors, Piece, RenameRule};
+use crate::attr::{self, Censor, Error, Errors, Piece, RenameRule};
 use crate::valid;
 
 /// A model that passed every check.
@@ -299,10 +298,6 @@ pub fn is_option(ty: &Type) -> bool {
     }
 }
 
-/// The span a declaration's errors point at, for templates: the literal.
-pub fn template_span(template: &attr::Template) -> Span {
-    template.lit.span()
-}
 
 /// Whether a template names `name`.
 pub fn template_uses(template: &attr::Template, name: &str) -> bool {
@@ -312,23 +307,7 @@ pub fn template_uses(template: &attr::Template, name: &str) -> bool {
         .any(|p| matches!(p, Piece::Name(n) if n == name))
 }
 
-/// Convenience for declarations: which one was it.
-pub fn decl_attr(decl: &Decl) -> &'static str {
-    match decl {
-        Decl::Rule(rule) => rule.attr,
-        Decl::Suggest(suggest) => suggest.attr,
-        Decl::Ui(ui) => ui.attr,
-    }
-}
 
-/// The span of the attribute a declaration came from.
-pub fn decl_span(decl: &Decl) -> Span {
-    match decl {
-        Decl::Rule(rule) => rule.span,
-        Decl::Suggest(suggest) => suggest.span,
-        Decl::Ui(ui) => ui.span,
-    }
-}
 
 /// Whether any token of `ty` is one of `params` (a type that needs a where-clause).
 pub fn mentions(ty: &Type, params: &[&Ident]) -> bool {
@@ -340,9 +319,4 @@ pub fn mentions(ty: &Type, params: &[&Ident]) -> bool {
         })
     }
     !params.is_empty() && walk(quote::ToTokens::to_token_stream(ty), params)
-}
-
-/// The span of a field, for errors that concern it as a whole.
-pub fn field_span(field: &syn::Field) -> Span {
-    field.span()
 }

@@ -218,8 +218,6 @@ impl Template {
 pub struct RuleAttr {
     /// `rule` or `collection_rule`.
     pub attr: &'static str,
-    /// The attribute's path, for spans.
-    pub span: Span,
     /// What the rule says.
     pub body: Body,
     /// `when = predicate`.
@@ -240,8 +238,6 @@ pub enum Body {
 pub struct SuggestAttr {
     /// `suggest` or `collection_suggest`.
     pub attr: &'static str,
-    /// The attribute's path, for spans.
-    pub span: Span,
     /// What the suggestion is.
     pub body: SuggestBody,
     /// `when = predicate`.
@@ -262,8 +258,6 @@ pub enum SuggestBody {
 pub struct UiAttr {
     /// `ui` or `collection_ui`.
     pub attr: &'static str,
-    /// The attribute's path, for spans.
-    pub span: Span,
     /// What the entry is.
     pub body: UiBody,
     /// `when = predicate`.
@@ -563,7 +557,7 @@ enum Value {
     Expr(Expr),
     Path(Path),
     Ident(Ident),
-    Idents(Vec<Ident>, Span),
+    Idents(Vec<Ident>),
 }
 
 /// The keys seen so far in one attribute (several `#[presenter(...)]` share one set, so a key
@@ -611,7 +605,7 @@ impl Args {
 
     fn idents(&mut self, key: &str) -> Vec<Ident> {
         match self.take(key) {
-            Some((_, Value::Idents(idents, _))) => idents,
+            Some((_, Value::Idents(idents))) => idents,
             _ => Vec::new(),
         }
     }
@@ -727,7 +721,7 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
             );
             match parsed {
                 Ok(idents) if !idents.is_empty() => {
-                    Ok(Value::Idents(idents.into_iter().collect(), list.span()))
+                    Ok(Value::Idents(idents.into_iter().collect()))
                 }
                 Ok(_) => Err(wrong("field names", &list.path.span())),
                 Err(_) => Err(wrong("field names", &list.tokens.span())),
@@ -1121,7 +1115,6 @@ fn rule(attr: &Attribute, attr_name: &'static str) -> Result<RuleAttr> {
     finish(
         body.map(|body| RuleAttr {
             attr: attr_name,
-            span: attr.span(),
             body,
             when,
             reveal,
@@ -1198,7 +1191,6 @@ fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<SuggestAttr> {
     finish(
         body.map(|body| SuggestAttr {
             attr: attr_name,
-            span: attr.span(),
             body,
             when,
             reveal,
@@ -1284,7 +1276,6 @@ fn ui(attr: &Attribute, attr_name: &'static str) -> Result<UiAttr> {
     finish(
         body.map(|body| UiAttr {
             attr: attr_name,
-            span: attr.span(),
             body,
             when,
             reveal,
