@@ -47,7 +47,7 @@ impl Model for Client {
         selection: &FieldMask,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(selection.count()))?;
+        let mut map = serializer.serialize_map(Some(selection.count(Self::WIRE_NAMES.len())))?;
         if selection.contains(ClientField::Name.index()) {
             map.serialize_entry("name", &self.name)?;
         }
@@ -109,7 +109,7 @@ impl Model for Order {
         selection: &FieldMask,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(selection.count()))?;
+        let mut map = serializer.serialize_map(Some(selection.count(Self::WIRE_NAMES.len())))?;
         if selection.contains(OrderField::Id.index()) {
             map.serialize_entry("id", &self.id)?;
         }
