@@ -19,6 +19,8 @@ pub mod response;
 pub mod select;
 pub mod ui;
 pub mod view;
+pub mod toon;
+pub mod description;
 
 #[doc(hidden)]
 pub mod __private;
@@ -31,6 +33,7 @@ pub use response::{ResponseBuilder, Suggestion, ToolResponse};
 pub use select::{FieldMask, Selection};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
+pub use toon::{ToonError, toon_success};
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::Presenter;
