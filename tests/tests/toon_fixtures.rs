@@ -75,7 +75,7 @@ fn official_encode_vectors() {
             let got = toon::encode(&test["input"], &options_of(test));
             match (should_error, got) {
                 (true, Ok(text)) => {
-                    failures.push(format!("{file} / {name}: expected an error, got {text:?}"))
+                    failures.push(format!("{file} / {name}: expected an error, got {text:?}"));
                 }
                 (true, Err(_)) => {}
                 (false, Err(error)) => {

@@ -261,15 +261,14 @@ impl Encoder {
             let Some(value) = member(members, i, name) else {
                 continue; // Eligibility checked every name; unreachable.
             };
-            match (column, value) {
-                (Column::Group(inner), Value::Object(nested)) => self.cells(nested, inner, first),
-                _ => {
-                    if !*first {
-                        self.out.push(self.delimiter.as_char());
-                    }
-                    *first = false;
-                    self.token(value);
+            if let (Column::Group(inner), Value::Object(nested)) = (column, value) {
+                self.cells(nested, inner, first);
+            } else {
+                if !*first {
+                    self.out.push(self.delimiter.as_char());
                 }
+                *first = false;
+                self.token(value);
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The value the encoder walks: the JSON data model with member order kept and integers exact up
 //! to 128 bits, built from any [`Serialize`] value by a serde `Serializer` of our own.
 //!
-//! `serde_json::Value` is not used because, without serde_json's `arbitrary_precision` feature
+//! `serde_json::Value` is not used because, without `serde_json`'s `arbitrary_precision` feature
 //! (which would change number handling for every crate in the tree), it cannot hold an `i128` or a
 //! `u128` beyond 64 bits, and SPEC §9.3 wants exact integer digits.
 
@@ -36,7 +36,7 @@ impl Value {
 
     /// The same value as a `serde_json::Value`, for the testing view (SPEC §14.2).
     ///
-    /// serde_json's value holds 64-bit integers and finite floats only: an integer beyond
+    /// `serde_json`'s value holds 64-bit integers and finite floats only: an integer beyond
     /// `u64`/`i64` becomes the nearest float, and NaN or an infinity becomes `null` (which is what
     /// the TOON text says too).
     pub(crate) fn into_json(self) -> serde_json::Value {
@@ -100,7 +100,7 @@ fn check_unique(members: &Members) -> Result<(), ToonError> {
 }
 
 /// The serde `Serializer` that builds a [`Value`], mapping the serde data model the way
-/// serde_json does (unit → null, unit variant → its name, newtype variant → `{name: value}`,
+/// `serde_json` does (unit → null, unit variant → its name, newtype variant → `{name: value}`,
 /// bytes → a list of numbers, map keys → strings).
 struct ValueSerializer;
 
@@ -432,7 +432,7 @@ impl ser::SerializeStructVariant for VariantMapBuilder {
 }
 
 /// Turns a map key into a member name: strings, characters, integers, booleans and unit
-/// variants are accepted (as serde_json does); anything else is [`ToonError::KeyMustBeString`].
+/// variants are accepted (as `serde_json` does); anything else is [`ToonError::KeyMustBeString`].
 struct KeySerializer;
 
 impl KeySerializer {
