@@ -21,7 +21,7 @@
 //! );
 //! ```
 
-use crate::toon::value::Value;
+use crate::toon::value::{Key, Tree, Value};
 use crate::toon::{ToonOptions, encode};
 
 /// What a tool description says about one action: its key, description, required input fields
@@ -132,30 +132,37 @@ pub fn toon(
     discriminator: &str,
     actions: &[ActionDescriptor<'_>],
 ) -> String {
+    let mut table = Tree::new();
+    let mut desc = String::new();
     let rows = actions
         .iter()
         .map(|action| {
-            let desc = match (action.destructive, action.description) {
-                (false, text) => text.to_owned(),
-                (true, "") => "[DESTRUCTIVE]".to_owned(),
-                (true, text) => format!("[DESTRUCTIVE] {text}"),
-            };
+            desc.clear();
+            if action.destructive {
+                desc.push_str("[DESTRUCTIVE]");
+                if !action.description.is_empty() {
+                    desc.push(' ');
+                }
+            }
+            desc.push_str(action.description);
+            let required = action.required.join(",");
             Value::Object(vec![
-                ("action".to_owned(), Value::String(action.key.to_owned())),
-                ("desc".to_owned(), Value::String(desc)),
                 (
-                    "required".to_owned(),
-                    Value::String(action.required.join(",")),
+                    Key::Static("action"),
+                    Value::String(table.push_str(action.key)),
+                ),
+                (Key::Static("desc"), Value::String(table.push_str(&desc))),
+                (
+                    Key::Static("required"),
+                    Value::String(table.push_str(&required)),
                 ),
             ])
         })
         .collect();
+    table.root = Value::Array(rows);
     let mut out = lead(name, description, discriminator);
     out.push_str("\n\n");
-    out.push_str(&encode::encode_value(
-        &Value::Array(rows),
-        &ToonOptions::pipe(),
-    ));
+    out.push_str(&encode::encode_tree(&table, &ToonOptions::pipe()));
     out
 }
 

@@ -4,18 +4,21 @@
 //! start (indentation, or indentation and `- `) its caller already wrote, plus any lines below it.
 
 use super::quote;
-use super::value::{Members, Value};
+use super::value::{Key, Members, Text, Tree, Value};
 use super::{Delimiter, ToonOptions};
 
-/// Encodes `value` as a TOON document (SPEC §9.9).
-pub(crate) fn encode_value(value: &Value, options: &ToonOptions) -> String {
+/// Encodes `tree` as a TOON document (SPEC §9.9).
+pub(crate) fn encode_tree(tree: &Tree, options: &ToonOptions) -> String {
     let mut encoder = Encoder {
-        out: String::new(),
+        // The strings plus about as much again for names, numbers and layout: one or two
+        // reallocations at most for a typical table.
+        out: String::with_capacity(tree.text_len() * 2 + 16),
+        text: tree.text(),
         indent: options.indent(),
         delimiter: options.delimiter(),
         started: false,
     };
-    encoder.root(value);
+    encoder.root(&tree.root);
     encoder.out
 }
 
@@ -28,15 +31,16 @@ enum Column<'a> {
     Group(Schema<'a>),
 }
 
-struct Encoder {
+struct Encoder<'t> {
     out: String,
+    text: Text<'t>,
     indent: usize,
     delimiter: Delimiter,
     /// Whether a line was written, so the next one needs an LF before it.
     started: bool,
 }
 
-impl Encoder {
+impl<'t> Encoder<'t> {
     /// Starts a new line at `depth`.
     fn line(&mut self, depth: usize) {
         if self.started {
@@ -47,7 +51,7 @@ impl Encoder {
         self.out.extend(std::iter::repeat_n(' ', spaces));
     }
 
-    fn root(&mut self, value: &Value) {
+    fn root(&mut self, value: &'t Value) {
         match value {
             Value::Array(items) if items.is_empty() => {
                 self.line(0);
@@ -59,17 +63,17 @@ impl Encoder {
             }
             Value::Object(members) if members.is_empty() => {}
             Value::Object(members) => {
-                if let Some(schema) = keyed_schema(members) {
+                if let Some(schema) = keyed_schema(members, self.text) {
                     self.line(0);
                     self.keyed(None, members, &schema, 0);
                 } else {
                     self.members(members, 0);
                 }
             }
-            Value::String(text) => {
+            Value::String(span) => {
                 self.line(0);
                 let delimiter = self.delimiter.as_byte();
-                quote::push_root_string(&mut self.out, text, delimiter);
+                quote::push_root_string(&mut self.out, self.text.str(*span), delimiter);
             }
             primitive => {
                 self.line(0);
@@ -79,36 +83,40 @@ impl Encoder {
     }
 
     /// Each member as a field on its own line at `depth`.
-    fn members(&mut self, members: &Members, depth: usize) {
+    fn members(&mut self, members: &'t [(Key, Value)], depth: usize) {
         for (key, value) in members {
             self.line(depth);
             self.field(key, value, depth);
         }
     }
 
+    fn key(&mut self, key: &Key) {
+        quote::push_key(&mut self.out, self.text.key(key));
+    }
+
     /// A field (SPEC §9.4) at `depth`, from its key on.
-    fn field(&mut self, key: &str, value: &Value, depth: usize) {
+    fn field(&mut self, key: &Key, value: &'t Value, depth: usize) {
         match value {
             Value::Array(items) if items.is_empty() => {
-                quote::push_key(&mut self.out, key);
+                self.key(key);
                 self.out.push_str(": []");
             }
             Value::Array(items) => self.list(Some(key), items, depth),
             Value::Object(members) if members.is_empty() => {
-                quote::push_key(&mut self.out, key);
+                self.key(key);
                 self.out.push(':');
             }
             Value::Object(members) => {
-                if let Some(schema) = keyed_schema(members) {
+                if let Some(schema) = keyed_schema(members, self.text) {
                     self.keyed(Some(key), members, &schema, depth);
                 } else {
-                    quote::push_key(&mut self.out, key);
+                    self.key(key);
                     self.out.push(':');
                     self.members(members, depth + 1);
                 }
             }
             primitive => {
-                quote::push_key(&mut self.out, key);
+                self.key(key);
                 self.out.push_str(": ");
                 self.token(primitive);
             }
@@ -116,9 +124,9 @@ impl Encoder {
     }
 
     /// A non-empty list with prefix `key` at `depth` (SPEC §9.5), from the prefix on.
-    fn list(&mut self, key: Option<&str>, items: &[Value], depth: usize) {
+    fn list(&mut self, key: Option<&Key>, items: &'t [Value], depth: usize) {
         if let Some(key) = key {
-            quote::push_key(&mut self.out, key);
+            self.key(key);
         }
         if items.iter().all(Value::is_primitive) {
             self.header(items.len(), false);
@@ -134,7 +142,7 @@ impl Encoder {
                     self.inline_list(inner);
                 }
             }
-        } else if let Some(schema) = tabular_schema(items.iter()) {
+        } else if let Some(schema) = tabular_schema(items.iter(), self.text) {
             self.header(items.len(), false);
             self.fields(&schema);
             self.out.push(':');
@@ -164,9 +172,15 @@ impl Encoder {
     }
 
     /// A keyed table (SPEC §9.7) with prefix `key` at `depth`, from the prefix on.
-    fn keyed(&mut self, key: Option<&str>, members: &Members, schema: &Schema<'_>, depth: usize) {
+    fn keyed(
+        &mut self,
+        key: Option<&Key>,
+        members: &'t Members,
+        schema: &Schema<'t>,
+        depth: usize,
+    ) {
         if let Some(key) = key {
-            quote::push_key(&mut self.out, key);
+            self.key(key);
         }
         self.header(members.len(), true);
         self.fields(schema);
@@ -174,7 +188,7 @@ impl Encoder {
         for (name, value) in members {
             if let Value::Object(inner) = value {
                 self.line(depth + 1);
-                quote::push_key(&mut self.out, name);
+                self.key(name);
                 self.out.push_str(": ");
                 self.row(inner, schema);
             }
@@ -182,7 +196,7 @@ impl Encoder {
     }
 
     /// A list element at `depth` (SPEC §9.8), on a new line.
-    fn list_item(&mut self, item: &Value, depth: usize) {
+    fn list_item(&mut self, item: &'t Value, depth: usize) {
         self.line(depth);
         self.out.push('-');
         match item {
@@ -203,20 +217,13 @@ impl Encoder {
                 if let Some(((key, value), rest)) = members.split_first() {
                     self.out.push(' ');
                     self.field(key, value, depth + 1);
-                    self.members_slice(rest, depth + 1);
+                    self.members(rest, depth + 1);
                 }
             }
             primitive => {
                 self.out.push(' ');
                 self.token(primitive);
             }
-        }
-    }
-
-    fn members_slice(&mut self, members: &[(String, Value)], depth: usize) {
-        for (key, value) in members {
-            self.line(depth);
-            self.field(key, value, depth);
         }
     }
 
@@ -251,14 +258,14 @@ impl Encoder {
     }
 
     /// The cells of one row, depth-first in header order, joined by the delimiter.
-    fn row(&mut self, members: &Members, schema: &Schema<'_>) {
+    fn row(&mut self, members: &'t Members, schema: &Schema<'t>) {
         let mut first = true;
         self.cells(members, schema, &mut first);
     }
 
-    fn cells(&mut self, members: &Members, schema: &Schema<'_>, first: &mut bool) {
+    fn cells(&mut self, members: &'t Members, schema: &Schema<'t>, first: &mut bool) {
         for (i, (name, column)) in schema.iter().enumerate() {
-            let Some(value) = member(members, i, name) else {
+            let Some(value) = member(members, i, name, self.text) else {
                 continue; // Eligibility checked every name; unreachable.
             };
             if let (Column::Group(inner), Value::Object(nested)) = (column, value) {
@@ -292,9 +299,9 @@ impl Encoder {
             Value::UInt(n) => quote::push_integer(&mut self.out, *n),
             Value::Int(n) => quote::push_integer(&mut self.out, *n),
             Value::Float(x) => quote::push_float(&mut self.out, *x),
-            Value::String(text) => {
+            Value::String(span) => {
                 let delimiter = self.delimiter.as_byte();
-                quote::push_string(&mut self.out, text, delimiter);
+                quote::push_string(&mut self.out, self.text.str(*span), delimiter);
             }
             Value::Array(_) | Value::Object(_) => {}
         }
@@ -308,39 +315,47 @@ fn is_primitive_list(value: &Value) -> bool {
 
 /// The member named `name`, looked up first at `index` (where it sits when the element has the
 /// first element's order, the common case).
-fn member<'v>(members: &'v Members, index: usize, name: &str) -> Option<&'v Value> {
+fn member<'v>(members: &'v Members, index: usize, name: &str, text: Text<'_>) -> Option<&'v Value> {
     match members.get(index) {
-        Some((key, value)) if key == name => Some(value),
+        Some((key, value)) if same_name(text.key(key), name) => Some(value),
         _ => members
             .iter()
-            .find_map(|(key, value)| (key == name).then_some(value)),
+            .find_map(|(key, value)| same_name(text.key(key), name).then_some(value)),
     }
 }
 
+/// Name equality, with a pointer check first: elements of one struct type share the same
+/// `&'static str` field names, so the common case needs no byte comparison.
+fn same_name(key: &str, name: &str) -> bool {
+    std::ptr::eq(key, name) || key == name
+}
+
 /// The schema of a tabular-eligible list of elements (SPEC §9.6), or `None`.
-fn tabular_schema<'v, I>(mut elements: I) -> Option<Schema<'v>>
+fn tabular_schema<'v, I>(mut elements: I, text: Text<'v>) -> Option<Schema<'v>>
 where
     I: Iterator<Item = &'v Value> + Clone,
 {
     let Some(Value::Object(first)) = elements.next() else {
         return None;
     };
-    let schema = schema_of(first)?;
+    let schema = schema_of(first, text)?;
     elements
-        .all(|element| matches!(element, Value::Object(members) if conforms(members, &schema)))
+        .all(
+            |element| matches!(element, Value::Object(members) if conforms(members, &schema, text)),
+        )
         .then_some(schema)
 }
 
 /// The schema of a keyed-eligible object (SPEC §9.7), or `None`.
-fn keyed_schema(members: &Members) -> Option<Schema<'_>> {
+fn keyed_schema<'v>(members: &'v Members, text: Text<'v>) -> Option<Schema<'v>> {
     if members.len() < 2 {
         return None;
     }
-    tabular_schema(members.iter().map(|(_, value)| value))
+    tabular_schema(members.iter().map(|(_, value)| value), text)
 }
 
 /// The shape of one element: `None` if it is empty or holds a list or an empty object.
-fn schema_of(members: &Members) -> Option<Schema<'_>> {
+fn schema_of<'v>(members: &'v Members, text: Text<'v>) -> Option<Schema<'v>> {
     if members.is_empty() {
         return None;
     }
@@ -348,24 +363,26 @@ fn schema_of(members: &Members) -> Option<Schema<'_>> {
         .iter()
         .map(|(name, value)| {
             let column = match value {
-                Value::Object(inner) => Column::Group(schema_of(inner)?),
+                Value::Object(inner) => Column::Group(schema_of(inner, text)?),
                 Value::Array(_) => return None,
                 _ => Column::Leaf,
             };
-            Some((name.as_str(), column))
+            Some((text.key(name), column))
         })
         .collect()
 }
 
 /// Whether an element has exactly the schema's names (in any order) with conforming columns.
-fn conforms(members: &Members, schema: &Schema<'_>) -> bool {
+fn conforms(members: &Members, schema: &Schema<'_>, text: Text<'_>) -> bool {
     // Member names are unique (the value builder refuses duplicates and JSON objects have none),
     // so equal counts plus every schema name found means equal name sets.
     members.len() == schema.len()
         && schema.iter().enumerate().all(|(i, (name, column))| {
-            match (column, member(members, i, name)) {
+            match (column, member(members, i, name, text)) {
                 (Column::Leaf, Some(value)) => value.is_primitive(),
-                (Column::Group(inner), Some(Value::Object(nested))) => conforms(nested, inner),
+                (Column::Group(inner), Some(Value::Object(nested))) => {
+                    conforms(nested, inner, text)
+                }
                 _ => false,
             }
         })

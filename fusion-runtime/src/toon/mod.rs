@@ -195,8 +195,8 @@ pub fn encode<T: Serialize + ?Sized>(
     if options.indent == 0 {
         return Err(ToonError::ZeroIndent);
     }
-    let value = value::to_value(value)?;
-    Ok(encode::encode_value(&value, options))
+    let tree = value::to_tree(value)?;
+    Ok(encode::encode_tree(&tree, options))
 }
 
 /// A TOON response (SPEC §9.1): one data block holding the TOON encoding of `value` with the
@@ -220,14 +220,14 @@ impl ResponseBuilder {
     /// A TOON data block (SPEC §9.1) of any serializable value, to add UI, rules or suggestions
     /// to; [`toon_success`] is this plus `build`.
     pub fn toon<T: Serialize + ?Sized>(value: &T) -> Result<Self, ToonError> {
-        let value = value::to_value(value)?;
-        let mut text = encode::encode_value(&value, &ToonOptions::pipe());
+        let tree = value::to_tree(value)?;
+        let mut text = encode::encode_tree(&tree, &ToonOptions::pipe());
         if text.is_empty() {
             text.push_str("OK");
         }
         Ok(ResponseBuilder::from_data(
             text,
-            ViewData::Toon(value.into_json()),
+            ViewData::Toon(tree.into_json()),
         ))
     }
 }

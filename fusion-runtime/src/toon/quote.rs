@@ -52,12 +52,29 @@ pub(crate) fn needs_quotes(text: &str, delimiter: u8) -> bool {
         return true; // Q3, Q4
     }
     bytes.iter().enumerate().any(|(at, &b)| {
-        matches!(b, b':' | b'"' | b'\\' | b'[' | b']' | b'{' | b'}') // Q5
-            || b < 0x20 // Q6
-            || b == delimiter // Q7
-            || (b == b'<' && escape::is_tag_start_at(text, at)) // Q9
+        (NOTABLE[usize::from(b)] || b == delimiter)
+            && (b != b'<' || escape::is_tag_start_at(text, at))
     })
 }
+
+/// The bytes that force quotes wherever they are: Q5's punctuation and Q6's control
+/// characters; plus `<`, which does when it starts a framework tag (Q9). One table lookup per
+/// byte keeps the scan of ordinary text short.
+const NOTABLE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    let punctuation = *b":\"\\[]{}<";
+    let mut i = 0;
+    while i < punctuation.len() {
+        table[punctuation[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Whether `bytes` matches `^[+-]?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$` (Q4).
 fn looks_numeric(bytes: &[u8]) -> bool {
