@@ -553,12 +553,12 @@ struct KeySerializer<'t> {
 }
 
 impl KeySerializer<'_> {
-    fn text(self, name: &str) -> Result<Key, ToonError> {
-        Ok(Key::Text(push_span(self.text, name)))
+    fn text(self, name: &str) -> Key {
+        Key::Text(push_span(self.text, name))
     }
 
     fn integer<I: itoa::Integer>(self, v: I) -> Result<Key, ToonError> {
-        self.text(itoa::Buffer::new().format(v))
+        Ok(self.text(itoa::Buffer::new().format(v)))
     }
 
     fn reject(kind: &'static str) -> ToonError {
@@ -630,11 +630,11 @@ impl ser::Serializer for KeySerializer<'_> {
     }
 
     fn serialize_char(self, v: char) -> Result<Key, ToonError> {
-        self.text(v.encode_utf8(&mut [0; 4]))
+        Ok(self.text(v.encode_utf8(&mut [0; 4])))
     }
 
     fn serialize_str(self, v: &str) -> Result<Key, ToonError> {
-        self.text(v)
+        Ok(self.text(v))
     }
 
     fn serialize_bytes(self, _v: &[u8]) -> Result<Key, ToonError> {
