@@ -557,8 +557,8 @@ impl KeySerializer<'_> {
         Key::Text(push_span(self.text, name))
     }
 
-    fn integer<I: itoa::Integer>(self, v: I) -> Result<Key, ToonError> {
-        Ok(self.text(itoa::Buffer::new().format(v)))
+    fn integer<I: itoa::Integer>(self, v: I) -> Key {
+        self.text(itoa::Buffer::new().format(v))
     }
 
     fn reject(kind: &'static str) -> ToonError {
@@ -582,43 +582,43 @@ impl ser::Serializer for KeySerializer<'_> {
     }
 
     fn serialize_i8(self, v: i8) -> Result<Key, ToonError> {
-        self.integer(v)
+        Ok(self.integer(v))
     }
 
     fn serialize_i16(self, v: i16) -> Result<Key, ToonError> {
-        self.integer(v)
+        Ok(self.integer(v))
     }
 
     fn serialize_i32(self, v: i32) -> Result<Key, ToonError> {
-        self.integer(v)
+        Ok(self.integer(v))
     }
 
     fn serialize_i64(self, v: i64) -> Result<Key, ToonError> {
-        self.integer(v)
+        Ok(self.integer(v))
     }
 
     fn serialize_i128(self, v: i128) -> Result<Key, ToonError> {
-        self.integer(v)
+        Ok(self.integer(v))
     }
 
     fn serialize_u8(self, v: u8) -> Result<Key, ToonError> {
-        self.integer(v)
+        Ok(self.integer(v))
     }
 
     fn serialize_u16(self, v: u16) -> Result<Key, ToonError> {
-        self.integer(v)
+        Ok(self.integer(v))
     }
 
     fn serialize_u32(self, v: u32) -> Result<Key, ToonError> {
-        self.integer(v)
+        Ok(self.integer(v))
     }
 
     fn serialize_u64(self, v: u64) -> Result<Key, ToonError> {
-        self.integer(v)
+        Ok(self.integer(v))
     }
 
     fn serialize_u128(self, v: u128) -> Result<Key, ToonError> {
-        self.integer(v)
+        Ok(self.integer(v))
     }
 
     fn serialize_f32(self, _v: f32) -> Result<Key, ToonError> {
