@@ -11,6 +11,8 @@
 //! | [`view`] | the testing view (SPEC §14) |
 //! | [`present`] | presenter traits and the presentation engine (SPEC §6) |
 //! | [`select`] | `_select` selections (SPEC §7) |
+//! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
+//! | [`description`] | tool descriptions, plain and TOON layouts (SPEC §10) |
 
 pub mod escape;
 pub mod json;
