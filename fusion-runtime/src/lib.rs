@@ -14,6 +14,8 @@
 //! | [`select`] | `_select` selections (SPEC §7) |
 //! | [`wrap`] | `success`, `success_structured` and implicit wrapping (SPEC §11, §12) |
 //! | [`testing`] | assertions on the testing view (SPEC §14) |
+//! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
+//! | [`description`] | tool descriptions, plain and TOON layouts (SPEC §10) |
 
 pub mod error;
 pub mod escape;
@@ -25,6 +27,8 @@ pub mod testing;
 pub mod ui;
 pub mod view;
 pub mod wrap;
+pub mod toon;
+pub mod description;
 
 #[doc(hidden)]
 pub mod __private;
@@ -39,6 +43,7 @@ pub use select::{FieldMask, Selection};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
 pub use wrap::{IntoToolResponse, Json, StructuredError, WrapError, success, success_structured};
+pub use toon::{ToonError, toon_success};
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::Presenter;
