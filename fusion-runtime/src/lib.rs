@@ -10,8 +10,12 @@
 //! | [`ui`] | UI blocks and their helpers (SPEC §4) |
 //! | [`response`] | the response and its builder (SPEC §1, §2) |
 //! | [`view`] | the testing view (SPEC §14) |
-//! | [`present`] | presenter traits and the presentation engine (SPEC §6) |
+//! | [`present`](mod@present) | presenter traits and the presentation engine (SPEC §6) |
 //! | [`select`] | `_select` selections (SPEC §7) |
+//! | [`wrap`] | `success`, `success_structured` and implicit wrapping (SPEC §11, §12) |
+//! | [`testing`] | assertions on the testing view (SPEC §14) |
+//! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
+//! | [`description`] | tool descriptions, plain and TOON layouts (SPEC §10) |
 //! | [`tool`] | tool definitions, argument validation, calls (SPEC §7, §10–§13) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 
@@ -21,11 +25,15 @@ pub mod json;
 pub mod present;
 pub mod response;
 pub mod select;
+pub mod testing;
 pub mod tool;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub mod ui;
 pub mod view;
+pub mod wrap;
+pub mod toon;
+pub mod description;
 
 #[doc(hidden)]
 pub mod __private;
@@ -40,6 +48,8 @@ pub use select::{FieldMask, Selection};
 pub use tool::{Call, Tool, ToolDefinition, ToolSet};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
+pub use wrap::{IntoToolResponse, Json, StructuredError, WrapError, success, success_structured};
+pub use toon::{ToonError, toon_success};
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::Presenter;

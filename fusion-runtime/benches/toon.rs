@@ -1,0 +1,99 @@
+//! TOON encoding of 10,000 flat invoice rows (the billing fixture's `InvoiceRow` shape, cycled
+//! with new ids): our generic encoder against `toon-format` 0.7 and the JSON writers.
+//!
+//! `cargo bench -p fusion-runtime --bench toon`
+
+use std::hint::black_box;
+use std::sync::LazyLock;
+
+use divan::Bencher;
+use fusion_runtime::toon::{self, ToonOptions};
+use serde::Serialize;
+
+/// The flat export row of BILLING.md.
+#[derive(Serialize)]
+struct InvoiceRow {
+    id: String,
+    customer: String,
+    amount_cents: u64,
+    currency: String,
+    status: String,
+    issued_at: String,
+}
+
+const ROW_COUNT: usize = 10_000;
+
+/// 10,000 rows: the fixture's 120 invoices cycled, each copy with a new id.
+static ROWS: LazyLock<Vec<InvoiceRow>> = LazyLock::new(|| {
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("../../examples/data/billing.json"))
+            .expect("the billing fixture is valid JSON");
+    let invoices = data["invoices"]
+        .as_array()
+        .expect("the fixture has an invoices list");
+    let text = |v: &serde_json::Value| v.as_str().expect("a string field").to_owned();
+    invoices
+        .iter()
+        .cycle()
+        .take(ROW_COUNT)
+        .enumerate()
+        .map(|(i, invoice)| InvoiceRow {
+            id: format!("INV-{:05}", i + 1),
+            customer: text(&invoice["customer"]["name"]),
+            amount_cents: invoice["amount_cents"].as_u64().expect("an integer amount"),
+            currency: text(&invoice["currency"]),
+            status: text(&invoice["status"]),
+            issued_at: text(&invoice["issued_at"]),
+        })
+        .collect()
+});
+
+fn main() {
+    // A differential check before timing: on these rows (no integer above 2^53, no float, no
+    // tag start) both TOON encoders must write the same bytes.
+    let ours = toon::encode(&*ROWS, &ToonOptions::pipe()).expect("rows encode");
+    let theirs = toon_format::encode(&*ROWS, &toon_format_pipe()).expect("rows encode");
+    assert_eq!(ours, theirs, "the encoders disagree on the benchmark rows");
+    eprintln!(
+        "10,000 rows: TOON (pipe) {} bytes, identical in both encoders; pretty JSON {} bytes",
+        ours.len(),
+        serde_json::to_string_pretty(&*ROWS)
+            .expect("rows serialize")
+            .len()
+    );
+    divan::main();
+}
+
+fn toon_format_pipe() -> toon_format::EncodeOptions {
+    toon_format::EncodeOptions::new().with_delimiter(toon_format::Delimiter::Pipe)
+}
+
+/// `fusion_runtime::toon::encode` with the pipe options of `toon_success`.
+#[divan::bench]
+fn generic_encoder(bencher: Bencher<'_, '_>) {
+    let rows = &*ROWS;
+    let options = ToonOptions::pipe();
+    bencher.bench(|| toon::encode(black_box(rows), &options).expect("rows encode"));
+}
+
+/// `toon_format::encode` (0.7) with the pipe delimiter.
+#[divan::bench]
+fn toon_format_encode(bencher: Bencher<'_, '_>) {
+    let rows = &*ROWS;
+    let options = toon_format_pipe();
+    bencher.bench(|| toon_format::encode(black_box(rows), &options).expect("rows encode"));
+}
+
+/// `serde_json::to_string_pretty`, the usual way a tool answers today.
+#[divan::bench]
+fn serde_json_pretty(bencher: Bencher<'_, '_>) {
+    let rows = &*ROWS;
+    bencher.bench(|| serde_json::to_string_pretty(black_box(rows)).expect("rows serialize"));
+}
+
+/// The SPEC §3 JSON data block writer (`fusion_runtime::json::to_string`).
+#[divan::bench]
+fn fusion_json(bencher: Bencher<'_, '_>) {
+    let rows = &*ROWS;
+    bencher.bench(|| fusion_runtime::json::to_string(black_box(rows)).expect("rows serialize"));
+}
