@@ -54,9 +54,8 @@ use serde_json::Value;
 
 use crate::error::{ToolError, ValidationError};
 use crate::response::ToolResponse;
-use crate::tool::{
-    Call, DefinitionError, HandlerResult, Tool, ToolDefinition, ToolSet, report_to_stderr,
-};
+use crate::tool::{Call, DefinitionError, Tool, ToolDefinition, ToolSet, report_to_stderr};
+use crate::wrap::IntoToolResponse;
 
 impl From<ToolResponse> for CallToolResult {
     /// The same result: text blocks in order, `structuredContent`, and `isError` absent,
@@ -139,7 +138,7 @@ where
     S: Send + Sync + 'static,
     T: Tool,
     F: Fn(&S, T, &Call) -> R + Send + Sync + 'static,
-    R: HandlerResult,
+    R: IntoToolResponse,
 {
     let definition = Arc::new(ToolDefinition::of::<T>()?);
     let attr = rmcp::model::Tool::from(&*definition);

@@ -3,74 +3,17 @@
 
 use std::fmt::Write as _;
 
-use fusion_runtime::present::{Field, Model, Presenter};
 use fusion_runtime::tool::{ActionSpec, Call, Tool, ToolSet, ToolSpec};
-use fusion_runtime::{FieldMask, ToolResponse};
-use serde::ser::SerializeMap;
-use serde::{Deserialize, Serialize, Serializer};
+use fusion_runtime::ToolResponse;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-/// Model Inv2 of tool T: `{id: text, status: text}`, static rule `cents`. Written by hand so
-/// these vectors do not depend on `#[derive(Presenter)]`.
+/// Model Inv2 of tool T: `{id: text, status: text}`, static rule `cents`.
+#[derive(fusion_runtime::Presenter)]
+#[rule("cents")]
 struct Inv2 {
     id: String,
     status: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Inv2Field {
-    Id,
-    Status,
-}
-
-impl Field for Inv2Field {
-    const ALL: &'static [Self] = &[Inv2Field::Id, Inv2Field::Status];
-
-    fn wire_name(self) -> &'static str {
-        match self {
-            Inv2Field::Id => "id",
-            Inv2Field::Status => "status",
-        }
-    }
-
-    fn from_wire_name(name: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|f| f.wire_name() == name)
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl Serialize for Inv2 {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.serialize_selected(&FieldMask::all::<Self>(), serializer)
-    }
-}
-
-impl Model for Inv2 {
-    type Field = Inv2Field;
-    const NAME: &'static str = "Inv2";
-    const WIRE_NAMES: &'static [&'static str] = &["id", "status"];
-
-    fn serialize_selected<S: Serializer>(
-        &self,
-        mask: &FieldMask,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(mask.count()))?;
-        if mask.contains(0) {
-            map.serialize_entry("id", &self.id)?;
-        }
-        if mask.contains(1) {
-            map.serialize_entry("status", &self.status)?;
-        }
-        map.end()
-    }
-}
-
-impl<Ctx: ?Sized> Presenter<Ctx> for Inv2 {
-    const STATIC_RULES: &'static [&'static str] = &["cents"];
 }
 
 /// Tool T (SPEC §16.6).

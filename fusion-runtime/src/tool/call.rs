@@ -10,11 +10,11 @@ use serde_json::Value;
 
 use super::Tool;
 use super::definition::{DefinitionError, ToolDefinition};
-use super::output::HandlerResult;
 use crate::error::ToolError;
 use crate::present::{Model, Presentation, present, present_all};
 use crate::response::ToolResponse;
 use crate::select::Selection;
+use crate::wrap::{IntoToolResponse, WrapError};
 
 /// The context of one call: which tool and action run, and the checked `_select`.
 ///
@@ -82,14 +82,14 @@ impl Call {
     pub fn respond<R, F>(&self, report: &dyn Fn(&InternalFailure<'_>), handler: F) -> ToolResponse
     where
         F: FnOnce() -> R,
-        R: HandlerResult,
+        R: IntoToolResponse,
     {
         // The handler's state is not observed again after a panic (the call just fails), so
         // asserting unwind safety cannot expose a broken invariant to this code.
-        let outcome = catch_unwind(AssertUnwindSafe(|| handler().into_response()));
+        let outcome = catch_unwind(AssertUnwindSafe(|| handler().into_tool_response()));
         match outcome {
             Ok(Ok(response)) => response,
-            Ok(Err(failure)) => self.internal_error(report, &FailureText::Error(&*failure)),
+            Ok(Err(failure)) => self.internal_error(report, &FailureText::Error(&failure)),
             Err(panic) => self.internal_error(report, &FailureText::Panic(&*panic)),
         }
     }
@@ -109,7 +109,7 @@ impl Call {
 
 /// What failed, as it is logged (never sent, SPEC §13.7).
 enum FailureText<'a> {
-    Error(&'a (dyn std::error::Error + Send + Sync)),
+    Error(&'a WrapError),
     Panic(&'a (dyn Any + Send)),
 }
 
@@ -134,15 +134,7 @@ impl InternalFailure<'_> {
 impl fmt::Display for InternalFailure<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.text {
-            FailureText::Error(error) => {
-                write!(f, "[{}] the handler failed: {error}", self.reference)?;
-                let mut source = error.source();
-                while let Some(cause) = source {
-                    write!(f, ": {cause}")?;
-                    source = cause.source();
-                }
-                Ok(())
-            }
+            FailureText::Error(error) => write!(f, "[{}] {error}", self.reference),
             FailureText::Panic(payload) => {
                 let message = payload
                     .downcast_ref::<&str>()
@@ -225,7 +217,7 @@ impl ToolSet {
     where
         T: Tool,
         F: Fn(T, &Call) -> R + Send + Sync + 'static,
-        R: HandlerResult,
+        R: IntoToolResponse,
     {
         self.add::<T, F, R>(handler)?;
         Ok(self)
@@ -236,7 +228,7 @@ impl ToolSet {
     where
         T: Tool,
         F: Fn(T, &Call) -> R + Send + Sync + 'static,
-        R: HandlerResult,
+        R: IntoToolResponse,
     {
         let definition = ToolDefinition::of::<T>()?;
         self.insert(definition, move |arguments, call, report| {
@@ -313,7 +305,7 @@ fn typed_call<T, F, R>(
 where
     T: Tool,
     F: Fn(T, &Call) -> R,
-    R: HandlerResult,
+    R: IntoToolResponse,
 {
     let input = match super::definition::read_typed::<T>(arguments, &call.reference) {
         Ok(input) => input,

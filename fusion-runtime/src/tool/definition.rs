@@ -9,11 +9,11 @@ use serde::Serialize;
 use serde::ser::SerializeStruct;
 use serde_json::{Map, Value};
 
-use super::describe::{self, ActionLine};
 use super::shape::{Compiler, Extra, ObjectShape, SchemaError, Shapes};
-use super::spec::{ActionRef, ActionSpec, DescriptionLayout, ToolSpec};
+use super::spec::{ActionRef, ActionSpec, ToolSpec};
 use super::validate::{Path, Walker};
 use super::{SELECT, Tool};
+use crate::description::{self, ActionDescriptor};
 use crate::error::{
     Expected, JsonType, Problem, ProblemKind, ToolError, ValidationError, describe_sent,
 };
@@ -660,23 +660,29 @@ impl<'a> Builder<'a> {
             .filter(|d| !d.is_empty())
             .unwrap_or(&self.spec.name);
         let Some(discriminator) = discriminator else {
-            return own.to_owned();
+            return description::flat(&self.spec.name, own).to_owned();
         };
-        let lines: Vec<ActionLine<'_>> = actions
+        let required: Vec<Vec<&str>> = actions
             .iter()
-            .map(|a| ActionLine {
-                key: &a.key,
-                description: &a.description,
-                required: &a.required,
-                destructive: a.destructive,
+            .map(|a| a.required.iter().map(String::as_str).collect())
+            .collect();
+        let descriptors: Vec<ActionDescriptor<'_>> = actions
+            .iter()
+            .zip(&required)
+            .map(|(a, required)| {
+                ActionDescriptor::new(&a.key)
+                    .description(&a.description)
+                    .required(required)
+                    .destructive(a.destructive)
             })
             .collect();
-        match self.spec.layout {
-            DescriptionLayout::Plain => {
-                describe::plain(&self.spec.name, own, discriminator, &lines)
-            }
-            DescriptionLayout::Toon => describe::toon(&self.spec.name, own, discriminator, &lines),
-        }
+        description::describe(
+            self.spec.layout,
+            &self.spec.name,
+            own,
+            discriminator,
+            &descriptors,
+        )
     }
 
     /// SPEC §7.1, flat tool.

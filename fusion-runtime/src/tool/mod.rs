@@ -55,16 +55,13 @@
 
 mod call;
 mod definition;
-mod describe;
-mod output;
 mod shape;
 mod spec;
 mod validate;
 
 pub use call::{Call, InternalFailure, ToolSet, report_to_stderr};
 pub use definition::{DefinitionError, ParsedCall, ToolDefinition, input_schema_of};
-pub use output::{Failure, HandlerResult};
-pub use spec::{ActionSpec, DescriptionLayout, ToolSpec};
+pub use spec::{ActionSpec, ToolSpec};
 
 /// The name of the selection argument (SPEC §7).
 pub const SELECT: &str = "_select";

@@ -9,17 +9,8 @@ use std::borrow::Cow;
 use schemars::JsonSchema;
 use serde_json::Value;
 
+use crate::description::Layout;
 use crate::present::Model;
-
-/// How a discriminated tool's description lists its actions (SPEC §10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DescriptionLayout {
-    /// `Actions: a, b` and a `Workflow:` list (SPEC §10.3).
-    #[default]
-    Plain,
-    /// A TOON table of actions, descriptions and required fields (SPEC §10.2).
-    Toon,
-}
 
 /// The declaration of one tool.
 ///
@@ -36,7 +27,7 @@ pub enum DescriptionLayout {
 pub struct ToolSpec {
     pub(crate) name: Cow<'static, str>,
     pub(crate) description: Option<Cow<'static, str>>,
-    pub(crate) layout: DescriptionLayout,
+    pub(crate) layout: Layout,
     pub(crate) select: bool,
     pub(crate) output_schema: Option<Value>,
     pub(crate) actions: Vec<(ActionRef, ActionSpec)>,
@@ -57,7 +48,7 @@ impl ToolSpec {
         ToolSpec {
             name: name.into(),
             description: None,
-            layout: DescriptionLayout::Plain,
+            layout: Layout::Plain,
             select: false,
             output_schema: None,
             actions: Vec::new(),
@@ -77,12 +68,12 @@ impl ToolSpec {
 
     /// Lists the actions as a TOON table in the description (SPEC §10.2).
     pub fn toon(mut self) -> Self {
-        self.layout = DescriptionLayout::Toon;
+        self.layout = Layout::Toon;
         self
     }
 
     /// Sets the description layout.
-    pub fn layout(mut self, layout: DescriptionLayout) -> Self {
+    pub fn layout(mut self, layout: Layout) -> Self {
         self.layout = layout;
         self
     }
