@@ -1,1 +1,23 @@
-//! Shared code of the billing example.
+//! The billing example of fusion (BILLING.md): the invoice models and their presenters, the
+//! embedded fixture, and the two MCP tools `billing` and `invoice_stats`.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use fusion_examples::{BillingApp, Store, tools};
+//!
+//! let tools = tools(Arc::new(BillingApp::new(Store::load()?)))?;
+//! let response = tools.call(
+//!     "billing",
+//!     Some(serde_json::json!({"action": "remind", "id": "INV-0002"})),
+//! );
+//! assert_eq!(response.blocks(), ["Reminder queued for INV-0002."]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod models;
+pub mod store;
+pub mod tools;
+
+pub use models::{Customer, Invoice, InvoiceLine, InvoiceRow, Status};
+pub use store::Store;
+pub use tools::{Billing, BillingApp, InvoiceStats, InvoiceStatsInput, tools};

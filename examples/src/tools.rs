@@ -1,0 +1,167 @@
+//! The MCP tools of BILLING.md: `billing` (five actions chosen by `action`) and `invoice_stats`
+//! (a flat tool with structured output).
+
+use std::error::Error;
+use std::sync::Arc;
+
+use fusion_runtime::tool::{Call, DefinitionError, ToolSet};
+use fusion_runtime::{
+    ResponseBuilder, Tool, ToolError, ToolResponse, success_structured, toon_success,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::models::{Invoice, InvoiceRow, Status};
+use crate::store::Store;
+
+/// The actions of the `billing` tool. Each variant is one action; its doc comment is the
+/// action's description, its fields the action's arguments.
+#[allow(missing_docs, reason = "field docs would become argument descriptions in the schema")]
+#[derive(Debug, Deserialize, schemars::JsonSchema, Tool)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+#[fusion(name = "billing", description = "Manage invoices", select, toon)]
+pub enum Billing {
+    /// Fetch one invoice by id
+    #[fusion(returns = Invoice, read_only)]
+    GetInvoice { id: String },
+    /// List invoices, newest first
+    #[fusion(returns = Invoice, read_only)]
+    ListInvoices {
+        status: Option<Status>,
+        customer_id: Option<String>,
+    },
+    /// Export invoices as a compact table
+    #[fusion(read_only)]
+    ExportInvoices { status: Option<Status> },
+    /// Queue a payment reminder
+    Remind { id: String },
+    /// Void an invoice
+    #[fusion(destructive)]
+    VoidInvoice { id: String, reason: String },
+}
+
+/// The input of the `invoice_stats` tool.
+#[allow(missing_docs, reason = "field docs would become argument descriptions in the schema")]
+#[derive(Debug, Deserialize, schemars::JsonSchema, Tool)]
+#[serde(deny_unknown_fields)]
+#[fusion(
+    name = "invoice_stats",
+    description = "Totals per invoice status",
+    output = InvoiceStats,
+    read_only
+)]
+pub struct InvoiceStatsInput {
+    pub status: Option<Status>,
+}
+
+/// The structured result of `invoice_stats`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct InvoiceStats {
+    /// How many invoices were counted.
+    pub count: u64,
+    /// Their total, in cents.
+    pub total_cents: u64,
+    /// How many of each status (all three, zeros included).
+    pub by_status: ByStatus,
+}
+
+/// Invoice counts per status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ByStatus {
+    /// Paid invoices.
+    pub paid: u64,
+    /// Pending invoices.
+    pub pending: u64,
+    /// Overdue invoices.
+    pub overdue: u64,
+}
+
+/// What a billing handler returns: a response, or an error (a `ToolError` is sent as its
+/// envelope; anything else becomes `INTERNAL_ERROR`).
+pub type Answer = Result<ToolResponse, Box<dyn Error + Send + Sync>>;
+
+/// The billing application: the handlers of both tools over one store.
+#[derive(Debug)]
+pub struct BillingApp {
+    store: Store,
+}
+
+impl BillingApp {
+    /// The application over `store`.
+    pub fn new(store: Store) -> Self {
+        BillingApp { store }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The `billing` tool.
+    pub fn billing(&self, action: Billing, call: &Call) -> Answer {
+        match action {
+            Billing::GetInvoice { id } => {
+                let invoice = self.store.find(&id)?;
+                Ok(call.present(invoice).build()?)
+            }
+            Billing::ListInvoices {
+                status,
+                customer_id,
+            } => {
+                let mut invoices: Vec<Invoice> = self
+                    .store
+                    .with_status(status)
+                    .filter(|i| customer_id.as_ref().is_none_or(|c| &i.customer.id == c))
+                    .cloned()
+                    .collect();
+                invoices.sort_by(|a, b| b.issued_at.cmp(&a.issued_at).then_with(|| a.id.cmp(&b.id)));
+                Ok(call.present_all(&invoices).build()?)
+            }
+            Billing::ExportInvoices { status } => {
+                let rows: Vec<InvoiceRow> = self.store.with_status(status).map(InvoiceRow::from).collect();
+                Ok(toon_success(&rows)?)
+            }
+            Billing::Remind { id } => {
+                let invoice = self.store.find(&id)?;
+                if invoice.status == Status::Paid {
+                    return Ok(ToolError::warning("ALREADY_PAID", format!("Invoice {id} is already paid.")).into_response());
+                }
+                Ok(ResponseBuilder::text(format!("Reminder queued for {id}.")).build())
+            }
+            Billing::VoidInvoice { id, reason: _ } => {
+                self.store.void(&id)?;
+                Ok(ResponseBuilder::text(format!("Invoice {id} voided.")).build())
+            }
+        }
+    }
+
+    /// The `invoice_stats` tool: totals of the existing invoices, of one status if asked.
+    pub fn invoice_stats(&self, input: &InvoiceStatsInput) -> Answer {
+        let mut stats = InvoiceStats {
+            count: 0,
+            total_cents: 0,
+            by_status: ByStatus {
+                paid: 0,
+                pending: 0,
+                overdue: 0,
+            },
+        };
+        for invoice in self.store.with_status(input.status) {
+            stats.count += 1;
+            stats.total_cents += invoice.amount_cents;
+            match invoice.status {
+                Status::Paid => stats.by_status.paid += 1,
+                Status::Pending => stats.by_status.pending += 1,
+                Status::Overdue => stats.by_status.overdue += 1,
+            }
+        }
+        Ok(success_structured(&stats)?)
+    }
+}
+
+/// Both tools of the billing server, answered by `app`.
+pub fn tools(app: Arc<BillingApp>) -> Result<ToolSet, DefinitionError> {
+    let stats = app.clone();
+    ToolSet::new()
+        .tool(move |action: Billing, call: &Call| app.billing(action, call))?
+        .tool(move |input: InvoiceStatsInput, _: &Call| stats.invoice_stats(&input))
+}
