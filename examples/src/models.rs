@@ -9,7 +9,10 @@ use serde::{Deserialize, Serialize};
 
 // No doc comment on purpose: schemars would copy it into the description of every `status`
 // argument of the tools (SPEC §7.1 shows `status` as `For: list_invoices, export_invoices`).
-#[allow(missing_docs, reason = "a doc comment would become the `status` argument description")]
+#[allow(
+    missing_docs,
+    reason = "a doc comment would become the `status` argument description"
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {

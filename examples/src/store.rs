@@ -54,7 +54,9 @@ impl Store {
 
     /// The invoice `id`, or the `NOT_FOUND` error of BILLING.md (also for a voided invoice).
     pub fn find(&self, id: &str) -> Result<&Invoice, ToolError> {
-        self.invoices().find(|i| i.id == id).ok_or_else(|| not_found(id))
+        self.invoices()
+            .find(|i| i.id == id)
+            .ok_or_else(|| not_found(id))
     }
 
     /// Voids the invoice `id`; it then no longer exists for any action.

@@ -15,7 +15,10 @@ use crate::store::Store;
 
 /// The actions of the `billing` tool. Each variant is one action; its doc comment is the
 /// action's description, its fields the action's arguments.
-#[allow(missing_docs, reason = "field docs would become argument descriptions in the schema")]
+#[allow(
+    missing_docs,
+    reason = "field docs would become argument descriptions in the schema"
+)]
 #[derive(Debug, Deserialize, schemars::JsonSchema, Tool)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 #[fusion(name = "billing", description = "Manage invoices", select, toon)]
@@ -40,7 +43,10 @@ pub enum Billing {
 }
 
 /// The input of the `invoice_stats` tool.
-#[allow(missing_docs, reason = "field docs would become argument descriptions in the schema")]
+#[allow(
+    missing_docs,
+    reason = "field docs would become argument descriptions in the schema"
+)]
 #[derive(Debug, Deserialize, schemars::JsonSchema, Tool)]
 #[serde(deny_unknown_fields)]
 #[fusion(
@@ -113,17 +119,26 @@ impl BillingApp {
                     .filter(|i| customer_id.as_ref().is_none_or(|c| &i.customer.id == c))
                     .cloned()
                     .collect();
-                invoices.sort_by(|a, b| b.issued_at.cmp(&a.issued_at).then_with(|| a.id.cmp(&b.id)));
+                invoices
+                    .sort_by(|a, b| b.issued_at.cmp(&a.issued_at).then_with(|| a.id.cmp(&b.id)));
                 Ok(call.present_all(&invoices).build()?)
             }
             Billing::ExportInvoices { status } => {
-                let rows: Vec<InvoiceRow> = self.store.with_status(status).map(InvoiceRow::from).collect();
+                let rows: Vec<InvoiceRow> = self
+                    .store
+                    .with_status(status)
+                    .map(InvoiceRow::from)
+                    .collect();
                 Ok(toon_success(&rows)?)
             }
             Billing::Remind { id } => {
                 let invoice = self.store.find(&id)?;
                 if invoice.status == Status::Paid {
-                    return Ok(ToolError::warning("ALREADY_PAID", format!("Invoice {id} is already paid.")).into_response());
+                    return Ok(ToolError::warning(
+                        "ALREADY_PAID",
+                        format!("Invoice {id} is already paid."),
+                    )
+                    .into_response());
                 }
                 Ok(ResponseBuilder::text(format!("Reminder queued for {id}.")).build())
             }

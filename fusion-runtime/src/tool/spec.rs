@@ -88,8 +88,10 @@ impl ToolSpec {
     /// Declares the output type: its JSON Schema (as the type serializes) becomes the tool's
     /// `outputSchema` (SPEC §11.3). The root must be an object.
     pub fn output<T: JsonSchema>(mut self) -> Self {
+        // Inlined like input schemas, so each member's schema stands on its own.
         let generator = schemars::generate::SchemaSettings::draft2020_12()
             .for_serialize()
+            .with(|settings| settings.inline_subschemas = true)
             .into_generator();
         self.output_schema = Some(generator.into_root_schema_for::<T>().to_value());
         self

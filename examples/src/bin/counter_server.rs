@@ -1,0 +1,67 @@
+//! An existing rmcp server that adopts fusion in one tool, without touching the others.
+//!
+//! `Counter` is a plain rmcp `#[tool_router]` server with two tools. Adding the fusion `billing`
+//! tool takes a handler method and one `with_route` line; `increment` and `get` stay exactly as
+//! they were.
+//!
+//! `cargo run -p fusion-examples --bin counter_server` (MCP over stdio, server name `counter`).
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use fusion_examples::tools::Answer;
+use fusion_examples::{Billing, BillingApp, Store};
+use fusion_runtime::tool::Call;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+
+/// The server as it was before fusion: a counter with two rmcp tools.
+#[derive(Clone)]
+struct Counter {
+    count: Arc<AtomicI64>,
+    billing: Arc<BillingApp>,
+    tool_router: ToolRouter<Counter>,
+}
+
+#[tool_router]
+impl Counter {
+    /// Increment the counter
+    #[tool]
+    fn increment(&self) -> String {
+        let count = self.count.fetch_add(1, Ordering::SeqCst) + 1;
+        count.to_string()
+    }
+
+    /// Read the counter
+    #[tool]
+    fn get(&self) -> String {
+        self.count.load(Ordering::SeqCst).to_string()
+    }
+}
+
+impl Counter {
+    fn new(billing: Arc<BillingApp>) -> Result<Self, fusion_runtime::tool::DefinitionError> {
+        // The only change to the router: one more route, for the fusion tool.
+        let tool_router = Self::tool_router().with_route(fusion_runtime::rmcp::route(Self::billing)?);
+        Ok(Counter {
+            count: Arc::new(AtomicI64::new(0)),
+            billing,
+            tool_router,
+        })
+    }
+
+    /// The fusion tool: a validated, typed action in; presented blocks out.
+    fn billing(&self, action: Billing, call: &Call) -> Answer {
+        self.billing.billing(action, call)
+    }
+}
+
+#[tool_handler(router = self.tool_router, name = "counter")]
+impl ServerHandler for Counter {}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let server = Counter::new(Arc::new(BillingApp::new(Store::load()?)))?;
+    server.serve(rmcp::transport::stdio()).await?.waiting().await?;
+    Ok(())
+}
