@@ -30,7 +30,7 @@ fn v33_select_property_of_the_billing_tool() {
     let definition = Billing::definition().unwrap();
     assert_eq!(
         serde_json::to_string(&definition.input_schema()["properties"]["_select"]).unwrap(),
-        r##"{"type":"array","description":"⚡ Context optimization: select only the response fields you need. Omit to receive all fields.","items":{"type":"string","enum":["amount_cents","currency","customer","due_at","id","issued_at","lines","status"]}}"##
+        r#"{"type":"array","description":"⚡ Context optimization: select only the response fields you need. Omit to receive all fields.","items":{"type":"string","enum":["amount_cents","currency","customer","due_at","id","issued_at","lines","status"]}}"#
     );
 }
 
@@ -39,7 +39,7 @@ fn v53_billing_tool_description() {
     let toon = Billing::definition().unwrap();
     assert_eq!(
         serde_json::to_string(toon.description()).unwrap(),
-        r##""Manage invoices. Select operation via the `action` parameter.\n\n[5|]{action|desc|required}:\n  get_invoice|Fetch one invoice by id|id\n  list_invoices|List invoices, newest first|\"\"\n  export_invoices|Export invoices as a compact table|\"\"\n  remind|Queue a payment reminder|id\n  void_invoice|\"[DESTRUCTIVE] Void an invoice\"|id,reason""##
+        r#""Manage invoices. Select operation via the `action` parameter.\n\n[5|]{action|desc|required}:\n  get_invoice|Fetch one invoice by id|id\n  list_invoices|List invoices, newest first|\"\"\n  export_invoices|Export invoices as a compact table|\"\"\n  remind|Queue a payment reminder|id\n  void_invoice|\"[DESTRUCTIVE] Void an invoice\"|id,reason""#
     );
     let plain = ToolDefinition::from_schema(
         &Billing::spec().layout(Layout::Plain),
@@ -48,7 +48,7 @@ fn v53_billing_tool_description() {
     .unwrap();
     assert_eq!(
         serde_json::to_string(plain.description()).unwrap(),
-        r##""Manage invoices. Select operation via the `action` parameter. Actions: get_invoice, list_invoices, export_invoices, remind, void_invoice\n\nWorkflow:\n- 'get_invoice': Fetch one invoice by id. Requires: id\n- 'list_invoices': List invoices, newest first\n- 'export_invoices': Export invoices as a compact table\n- 'remind': Queue a payment reminder. Requires: id\n- 'void_invoice': Void an invoice. Requires: id, reason [DESTRUCTIVE]""##
+        r#""Manage invoices. Select operation via the `action` parameter. Actions: get_invoice, list_invoices, export_invoices, remind, void_invoice\n\nWorkflow:\n- 'get_invoice': Fetch one invoice by id. Requires: id\n- 'list_invoices': List invoices, newest first\n- 'export_invoices': Export invoices as a compact table\n- 'remind': Queue a payment reminder. Requires: id\n- 'void_invoice': Void an invoice. Requires: id, reason [DESTRUCTIVE]""#
     );
 }
 
@@ -165,11 +165,11 @@ fn a_voided_invoice_no_longer_exists() {
     );
     assert_eq!(
         listing(&voided),
-        r##"isError absent
-[0] "Invoice INV-0002 voided.""##
+        r#"isError absent
+[0] "Invoice INV-0002 voided.""#
     );
-    let not_found = r##"isError true
-[0] "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n<message>Invoice \"INV-0002\" does not exist.</message>\n<recovery>Call billing with action \"list_invoices\" to find valid ids.</recovery>\n<available_actions>\n  <action>list_invoices</action>\n</available_actions>\n</tool_error>""##;
+    let not_found = r#"isError true
+[0] "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n<message>Invoice \"INV-0002\" does not exist.</message>\n<recovery>Call billing with action \"list_invoices\" to find valid ids.</recovery>\n<available_actions>\n  <action>list_invoices</action>\n</available_actions>\n</tool_error>""#;
     for action in ["get_invoice", "remind"] {
         assert_eq!(
             listing(&billing(
@@ -188,7 +188,7 @@ fn a_voided_invoice_no_longer_exists() {
     assert_eq!(
         stats.structured_content(),
         Some(
-            &json!({"count":119,"total_cents":50326715 - 1355000,"by_status":{"paid":74,"pending":31,"overdue":14}})
+            &json!({"count":119,"total_cents":50_326_715 - 1_355_000,"by_status":{"paid":74,"pending":31,"overdue":14}})
         )
     );
     let exported = billing(

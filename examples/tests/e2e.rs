@@ -4,6 +4,7 @@
 
 mod support;
 
+use std::fmt::Write as _;
 use std::process::Command as StdCommand;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
@@ -85,7 +86,10 @@ async fn tools_list_definitions_schemas_and_the_toon_description() {
         .client
         .peer_info()
         .expect("the server introduced itself");
-    assert_eq!(server.server_info.as_ref().map(|i| i.name.as_str()), Some("billing"));
+    assert_eq!(
+        server.server_info.as_ref().map(|i| i.name.as_str()),
+        Some("billing")
+    );
     let tools = session.tools().await;
     let names: Vec<&str> = tools.iter().map(|t| &*t.name).collect();
     assert_eq!(names, ["billing", "invoice_stats"]);
@@ -209,7 +213,7 @@ async fn error_envelopes_over_mcp() {
     let mut transcript = String::new();
     for (label, tool, arguments) in cases {
         let listing = s.call(tool, arguments.clone()).await;
-        transcript.push_str(&format!("### {label}: {tool} {arguments}\n{listing}\n\n"));
+        write!(transcript, "### {label}: {tool} {arguments}\n{listing}\n\n").unwrap();
     }
     insta::assert_snapshot!("error_envelopes", transcript);
     s.stop().await;
@@ -258,7 +262,7 @@ async fn void_is_process_state_and_selection_through_mcp() {
     let mut transcript = String::new();
     for (label, tool, arguments) in steps {
         let listing = s.call(tool, arguments.clone()).await;
-        transcript.push_str(&format!("### {label}: {tool} {arguments}\n{listing}\n\n"));
+        write!(transcript, "### {label}: {tool} {arguments}\n{listing}\n\n").unwrap();
     }
     insta::assert_snapshot!("void_and_select", transcript);
     s.stop().await;

@@ -6,8 +6,8 @@
 //!
 //! `cargo run -p fusion-examples --bin counter_server` (MCP over stdio, server name `counter`).
 
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use fusion_examples::tools::Answer;
 use fusion_examples::{Billing, BillingApp, Store};
@@ -42,7 +42,8 @@ impl Counter {
 impl Counter {
     fn new(billing: Arc<BillingApp>) -> Result<Self, fusion_runtime::tool::DefinitionError> {
         // The only change to the router: one more route, for the fusion tool.
-        let tool_router = Self::tool_router().with_route(fusion_runtime::rmcp::route(Self::billing)?);
+        let tool_router =
+            Self::tool_router().with_route(fusion_runtime::rmcp::route(Self::billing)?);
         Ok(Counter {
             count: Arc::new(AtomicI64::new(0)),
             billing,
@@ -62,6 +63,10 @@ impl ServerHandler for Counter {}
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = Counter::new(Arc::new(BillingApp::new(Store::load()?)))?;
-    server.serve(rmcp::transport::stdio()).await?.waiting().await?;
+    server
+        .serve(rmcp::transport::stdio())
+        .await?
+        .waiting()
+        .await?;
     Ok(())
 }
