@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::Tool;
+
 use super::definition::{DefinitionError, ToolDefinition};
 use crate::error::ToolError;
 use crate::present::{Model, Presentation, present, present_all};
@@ -18,11 +19,8 @@ use crate::wrap::{IntoToolResponse, WrapError};
 
 /// The context of one call: which tool and action run, and the checked `_select`.
 ///
-/// Present results through it so the selection applies:
-///
-/// ```ignore
-/// Billing::GetInvoice { id } => call.present(&store.invoice(&id)?).build(),
-/// ```
+/// Present results through it ([`Call::present`], [`Call::present_all`]) so the selection
+/// applies; the example on [`Tool`] shows a handler doing so.
 #[derive(Debug, Clone)]
 pub struct Call {
     pub(crate) tool: String,
@@ -168,11 +166,23 @@ struct Entry {
 /// The tools of a server, each with its handler: lists their definitions and answers calls
 /// (SPEC §13.8: tool name, discriminator, validation, handler, presentation).
 ///
-/// ```ignore
-/// let tools = ToolSet::new()
-///     .tool(move |action: Billing, call: &Call| billing.handle(action, call))?
-///     .tool(move |input: InvoiceStats, _: &Call| stats(&input))?;
-/// let response = tools.call("billing", Some(json!({"action": "list_invoices"})));
+/// ```
+/// use fusion_runtime::tool::{Call, ToolSet};
+/// use fusion_runtime::{Json, Tool};
+///
+/// /// Add two numbers
+/// #[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
+/// #[fusion(read_only)]
+/// struct Add {
+///     a: i64,
+///     b: i64,
+/// }
+///
+/// let tools = ToolSet::new().tool(|input: Add, _: &Call| Json(input.a + input.b))?;
+/// assert_eq!(tools.call("add", Some(serde_json::json!({"a": 2, "b": 3}))).blocks(), ["5"]);
+/// let nope = tools.call("sub", None);
+/// assert!(nope.blocks()[0].starts_with("<tool_error code=\"UNKNOWN_TOOL\""));
+/// # Ok::<(), fusion_runtime::tool::DefinitionError>(())
 /// ```
 pub struct ToolSet {
     entries: Vec<Entry>,
