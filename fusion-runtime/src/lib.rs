@@ -53,8 +53,6 @@ pub use toon::{ToonError, toon_success};
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::Presenter;
-#[cfg(feature = "derive")]
-pub use fusion_derive::Tool;
 
 /// The names most code needs: `use fusion_runtime::prelude::*;`.
 pub mod prelude {

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use fusion_runtime::tool::{ActionSpec, Call, Tool, ToolSet, ToolSpec};
 use fusion_runtime::ToolResponse;
+use fusion_runtime::tool::{ActionSpec, Call, Tool, ToolSet, ToolSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 

@@ -290,17 +290,10 @@ impl ToolSet {
         let Some(entry) = self.entries.iter().find(|e| e.definition.name() == name) else {
             return ToolError::unknown_tool(name).into_response();
         };
-        let parsed = match entry.definition.parse(arguments) {
-            Ok(parsed) => parsed,
+        let (arguments, call) = match entry.definition.parse(arguments) {
+            Ok(parsed) => parsed.into_parts(),
             Err(response) => return response,
         };
-        let call = Call {
-            tool: parsed.tool().to_owned(),
-            action: parsed.action().map(str::to_owned),
-            reference: parsed.reference().to_owned(),
-            selection: parsed.selection().clone(),
-        };
-        let arguments = parsed.arguments().clone();
         (entry.handler)(arguments, &call, &*self.reporter)
     }
 }

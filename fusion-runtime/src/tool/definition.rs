@@ -184,7 +184,10 @@ impl ToolDefinition {
     pub fn parse(&self, arguments: Option<Value>) -> Result<ParsedCall, ToolResponse> {
         let mut arguments = arguments.unwrap_or_else(|| Value::Object(Map::new()));
         let index = self.route(&arguments)?;
-        let action = &self.actions[index];
+        // `route` returns an index into `actions`, and a definition always has an action.
+        let Some(action) = self.actions.get(index) else {
+            return Err(ToolError::internal(&self.name).into_response());
+        };
         let reference = self.reference(action);
         let Some(map) = arguments.as_object_mut() else {
             // Only flat tools get here: routing rejects a non-object for discriminated ones.
@@ -377,6 +380,17 @@ impl ParsedCall {
         &self.selection
     }
 
+    /// The arguments and the call context, without copying the arguments.
+    pub(crate) fn into_parts(self) -> (Value, super::Call) {
+        let call = super::Call {
+            tool: self.tool,
+            action: self.action,
+            reference: self.reference,
+            selection: self.selection,
+        };
+        (self.arguments, call)
+    }
+
     /// Reads the typed input and the call context; a value serde still refuses (a check of its
     /// own, such as a `TryFrom` conversion) becomes a `<validation_error>`.
     #[allow(
@@ -477,6 +491,11 @@ impl<'a> Builder<'a> {
             let action = schema_action(String::new(), self.root);
             return Ok((None, vec![action]));
         };
+        if branches.is_empty() {
+            return Err(
+                self.error("the input enum has no action: every variant is skipped by serde")
+            );
+        }
         let mut objects = Vec::with_capacity(branches.len());
         for branch in branches {
             let object = branch
@@ -555,7 +574,6 @@ impl<'a> Builder<'a> {
     fn build(self) -> Result<ToolDefinition, DefinitionError> {
         let (discriminator, schema_actions) = self.actions()?;
         let keys: Vec<String> = schema_actions.iter().map(|a| a.key.clone()).collect();
-        let specs = self.specs(&keys)?;
         if discriminator.is_none()
             && self
                 .spec
@@ -567,6 +585,7 @@ impl<'a> Builder<'a> {
                 self.error("a flat tool has no action keys; declare its action with `variant`")
             );
         }
+        let specs = self.specs(&keys)?;
         for (key, spec) in keys.iter().zip(&specs) {
             if spec.destructive && spec.read_only {
                 return Err(self.error(format!(
@@ -632,7 +651,10 @@ impl<'a> Builder<'a> {
             Some(discriminator) => {
                 self.discriminated_schema(discriminator, &schema_actions, &select_names)?
             }
-            None => self.flat_schema(&schema_actions[0], &select_names),
+            None => match schema_actions.first() {
+                Some(action) => self.flat_schema(action, &select_names),
+                None => return Err(self.error("a flat tool needs its one action")),
+            },
         };
         let description = self.description(discriminator.as_deref(), &actions);
         let output_schema = self.output_schema(!select_names.is_empty())?;

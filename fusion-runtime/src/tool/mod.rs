@@ -63,6 +63,10 @@ pub use call::{Call, InternalFailure, ToolSet, report_to_stderr};
 pub use definition::{DefinitionError, ParsedCall, ToolDefinition, input_schema_of};
 pub use spec::{ActionSpec, ToolSpec};
 
+/// `#[derive(Tool)]`, documented on the trait [`Tool`](trait@Tool).
+#[cfg(feature = "derive")]
+pub use fusion_derive::Tool;
+
 /// The name of the selection argument (SPEC §7).
 pub const SELECT: &str = "_select";
 
