@@ -14,15 +14,15 @@
 //! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
 //! | [`description`] | tool descriptions, plain and TOON layouts (SPEC §10) |
 
+pub mod description;
 pub mod escape;
 pub mod json;
 pub mod present;
 pub mod response;
 pub mod select;
+pub mod toon;
 pub mod ui;
 pub mod view;
-pub mod toon;
-pub mod description;
 
 #[doc(hidden)]
 pub mod __private;
@@ -33,9 +33,9 @@ pub use present::{
 };
 pub use response::{ResponseBuilder, Suggestion, ToolResponse};
 pub use select::{FieldMask, Selection};
+pub use toon::{ToonError, toon_success};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
-pub use toon::{ToonError, toon_success};
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::Presenter;
