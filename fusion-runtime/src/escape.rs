@@ -54,20 +54,22 @@ fn is_name_continuation(byte: u8) -> bool {
 
 /// Whether `text` holds a framework tag start anywhere (SPEC §5.1).
 pub fn contains_tag_start(text: &str) -> bool {
-    text.bytes()
-        .enumerate()
-        .any(|(at, byte)| byte == b'<' && is_tag_start_at(text, at))
+    // `match_indices` finds each `<` with a fast byte search; most texts hold none.
+    text.match_indices('<')
+        .any(|(at, _)| is_tag_start_at(text, at))
 }
 
 /// Replaces the `<` of every framework tag start by `replacement`, leaving everything else.
-fn replace_tag_starts<'a>(text: &'a str, replacement: &str) -> Cow<'a, str> {
+///
+/// Text neutralization (`&lt;`) and the JSON writer (`\u003c`) both go through this one scan.
+pub(crate) fn replace_tag_starts<'a>(text: &'a str, replacement: &str) -> Cow<'a, str> {
     if !contains_tag_start(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     let mut copied = 0;
-    for (at, byte) in text.bytes().enumerate() {
-        if byte == b'<' && is_tag_start_at(text, at) {
+    for (at, _) in text.match_indices('<') {
+        if is_tag_start_at(text, at) {
             out.push_str(&text[copied..at]);
             out.push_str(replacement);
             copied = at + 1;
@@ -166,14 +168,18 @@ pub fn table_cell(text: &str) -> Cow<'_, str> {
 }
 
 /// A fenced body (SPEC §5.5): the fence is one backtick longer than the longest backtick run of
-/// `body` (at least three), and CR and LF in the language become spaces.
+/// `body` (at least three), CR and LF in the language become spaces, and backticks in the
+/// language are dropped so the opening fence keeps its length.
 pub fn fence(lang: &str, body: &str) -> String {
     let longest_run = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat((longest_run + 1).max(3));
     let mut out = String::with_capacity(body.len() + lang.len() + 2 * fence.len() + 2);
     out.push_str(&fence);
+    // A backtick in the info string would lengthen the opening fence, so it is dropped
+    // (CommonMark forbids it there); CR and LF become spaces (SPEC §5.5).
     out.extend(
         lang.chars()
+            .filter(|&c| c != '`')
             .map(|c| if c == '\r' || c == '\n' { ' ' } else { c }),
     );
     out.push('\n');
@@ -236,5 +242,7 @@ mod tests {
             "``````mermaid\nx ````` y\n``````"
         );
         assert_eq!(fence("a\nb", "x"), "```a b\nx\n```");
+        // Regression (hardening): a language of backticks lengthened the opening fence.
+        assert_eq!(fence("```", ""), "```\n\n```");
     }
 }

@@ -1,8 +1,14 @@
 //! The JSON data block writer (SPEC §3): byte-identical to ECMAScript `JSON.stringify(value, null, 2)`
 //! except for exact integers, the value's own member order and `\u003c` at framework tag starts.
 //!
-//! It writes straight from any [`Serialize`] value through serde_json's serializer with a
+//! It writes straight from any [`Serialize`] value through `serde_json`'s serializer with a
 //! formatter of our own, so no intermediate `serde_json::Value` is built.
+//!
+//! ```
+//! use fusion_runtime::json;
+//! assert_eq!(json::to_string(&[1e21, 0.1 + 0.2]).unwrap(), "[\n  1e+21,\n  0.30000000000000004\n]");
+//! assert_eq!(json::to_string("</domain_rules>").unwrap(), "\"\\u003c/domain_rules>\"");
+//! ```
 
 use std::io;
 
@@ -13,14 +19,27 @@ use crate::escape;
 
 /// Why a value could not be written as JSON.
 ///
-/// Serde values that fail: a map whose keys are not strings, or a `Serialize` impl that
-/// reports an error of its own. Make the keys strings (or serialize the map as a list of pairs).
+/// `Serialize` values that fail: a map whose keys are not strings (or integers, booleans or
+/// finite floats, which are written as strings), or a `Serialize` impl that reports an error of
+/// its own. The message says which.
 #[derive(Debug)]
 pub struct JsonError(serde_json::Error);
 
+impl JsonError {
+    /// Wraps an error of `serde_json`.
+    pub(crate) fn from_serde(error: serde_json::Error) -> Self {
+        JsonError(error)
+    }
+}
+
 impl std::fmt::Display for JsonError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "the value cannot be written as JSON: {}", self.0)
+        write!(
+            f,
+            "the value cannot be written as JSON ({}); use string map keys (or a list of pairs) \
+             and make sure its `Serialize` impl succeeds",
+            self.0
+        )
     }
 }
 
@@ -39,17 +58,20 @@ impl std::error::Error for JsonError {
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, JsonError> {
     let mut out = Vec::with_capacity(128);
     write(&mut out, value)?;
-    // The serializer writes whole UTF-8 strings and ASCII punctuation only.
+    // The serializer writes whole UTF-8 strings and ASCII punctuation only, so this never fails;
+    // the error arm keeps the function total without a panic.
     String::from_utf8(out).map_err(|e| JsonError(serde::ser::Error::custom(e)))
 }
 
 /// Appends `value` as a SPEC §3 JSON text to `out`.
+///
+/// On error `out` may hold a partial text; discard it.
 pub fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), JsonError> {
     let mut serializer = serde_json::Serializer::with_formatter(out, SpecFormatter::default());
     value.serialize(&mut serializer).map_err(JsonError)
 }
 
-/// serde_json's pretty layout with ECMAScript number text and tag-start escaping.
+/// `serde_json`'s pretty layout with ECMAScript number text and tag-start escaping.
 #[derive(Default)]
 struct SpecFormatter {
     pretty: PrettyFormatter<'static>,
@@ -61,7 +83,7 @@ impl Formatter for SpecFormatter {
     }
 
     fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
-        writer.write_all(number_text(value).as_bytes())
+        writer.write_all(number_str(&mut ryu_js::Buffer::new(), value).as_bytes())
     }
 
     fn write_string_fragment<W: ?Sized + io::Write>(
@@ -71,7 +93,11 @@ impl Formatter for SpecFormatter {
     ) -> io::Result<()> {
         // serde_json splits a string at characters it escapes, none of which can continue an
         // element name, so the end of a fragment is a valid tag terminator (SPEC §5.1).
-        writer.write_all(escape_tag_starts(fragment).as_bytes())
+        if !fragment.as_bytes().contains(&b'<') {
+            // The common case, without the tag-start scan.
+            return writer.write_all(fragment.as_bytes());
+        }
+        writer.write_all(escape::replace_tag_starts(fragment, "\\u003c").as_bytes())
     }
 
     fn write_char_escape<W: ?Sized + io::Write>(
@@ -127,31 +153,28 @@ impl Formatter for SpecFormatter {
     }
 }
 
-/// `fragment` with the `<` of each framework tag start written as `\u003c` (SPEC §3.4).
-fn escape_tag_starts(fragment: &str) -> std::borrow::Cow<'_, str> {
-    if !fragment.contains('<') || !escape::contains_tag_start(fragment) {
-        return std::borrow::Cow::Borrowed(fragment);
-    }
-    let mut out = String::with_capacity(fragment.len() + 8);
-    let mut copied = 0;
-    for (at, byte) in fragment.bytes().enumerate() {
-        if byte == b'<' && escape::is_tag_start_at(fragment, at) {
-            out.push_str(&fragment[copied..at]);
-            out.push_str("\\u003c");
-            copied = at + 1;
-        }
-    }
-    out.push_str(&fragment[copied..]);
-    std::borrow::Cow::Owned(out)
+/// The ECMAScript text of a float (SPEC §3.6): `null` for NaN and infinities, `0` for both zeros.
+///
+/// ```
+/// use fusion_runtime::json::number_text;
+/// assert_eq!(number_text(100.0), "100");
+/// assert_eq!(number_text(1e-7), "1e-7");
+/// assert_eq!(number_text(-0.0), "0");
+/// assert_eq!(number_text(f64::NAN), "null");
+/// ```
+pub fn number_text(value: f64) -> String {
+    number_str(&mut ryu_js::Buffer::new(), value).to_owned()
 }
 
-/// The ECMAScript text of a float (SPEC §3.6): `null` for NaN and infinities, `0` for both zeros.
-pub fn number_text(value: f64) -> String {
+/// [`number_text`] without allocating: the text lives in `buffer` or is a literal.
+fn number_str(buffer: &mut ryu_js::Buffer, value: f64) -> &str {
     if !value.is_finite() {
-        return "null".to_owned();
+        "null"
+    } else if value == 0.0 {
+        // ECMAScript writes -0 as `0`; ryu-js would keep the sign.
+        "0"
+    } else {
+        // ryu-js yields the shortest round-trip digits laid out by ECMAScript's Number::toString.
+        buffer.format_finite(value)
     }
-    if value == 0.0 {
-        return "0".to_owned();
-    }
-    ryu_js::Buffer::new().format_finite(value).to_owned()
 }

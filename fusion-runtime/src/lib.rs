@@ -4,29 +4,36 @@
 //!
 //! | module | job |
 //! |---|---|
+//! | [`error`] | the `<tool_error>` and `<validation_error>` envelopes (SPEC §13) |
 //! | [`escape`] | the injection-safety rules of SPEC §5, in one place |
 //! | [`json`] | the SPEC §3 JSON writer |
 //! | [`ui`] | UI blocks and their helpers (SPEC §4) |
 //! | [`response`] | the response and its builder (SPEC §1, §2) |
 //! | [`view`] | the testing view (SPEC §14) |
-//! | [`present`] | presenter traits and the presentation engine (SPEC §6) |
+//! | [`present`](mod@present) | presenter traits and the presentation engine (SPEC §6) |
 //! | [`select`] | `_select` selections (SPEC §7) |
+//! | [`wrap`] | `success`, `success_structured` and implicit wrapping (SPEC §11, §12) |
+//! | [`testing`] | assertions on the testing view (SPEC §14) |
 //! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
 //! | [`description`] | tool descriptions, plain and TOON layouts (SPEC §10) |
 
 pub mod description;
+pub mod error;
 pub mod escape;
 pub mod json;
 pub mod present;
 pub mod response;
 pub mod select;
+pub mod testing;
 pub mod toon;
 pub mod ui;
 pub mod view;
+pub mod wrap;
 
 #[doc(hidden)]
 pub mod __private;
 
+pub use error::{Severity, ToolError, ValidationError};
 pub use json::JsonError;
 pub use present::{
     Embed, EmbedSink, Field, Model, Present, Presentation, Presenter, present, present_all,
@@ -36,6 +43,7 @@ pub use select::{FieldMask, Selection};
 pub use toon::{ToonError, toon_success};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
+pub use wrap::{IntoToolResponse, Json, StructuredError, WrapError, success, success_structured};
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::Presenter;

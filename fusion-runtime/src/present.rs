@@ -51,6 +51,12 @@ pub trait Model: Serialize {
         selection: &FieldMask,
         serializer: S,
     ) -> Result<S::Ok, S::Error>;
+
+    /// The JSON-schema of one `_select` name of this model:
+    /// `{"type":"string","enum":[WIRE_NAMES]}`, names in declaration order.
+    fn select_schema() -> serde_json::Value {
+        serde_json::json!({"type": "string", "enum": Self::WIRE_NAMES})
+    }
 }
 
 /// The presenter of a model: rules, suggestions, UI and embeds for a request context `Ctx`.
@@ -158,7 +164,9 @@ impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for &E {
 
 /// Collects the blocks of embedded children for one parent item (SPEC §6.8).
 pub struct EmbedSink<'a> {
-    item_index: usize,
+    /// Whether UI blocks are dropped: the parent item is not the first one, or the parent
+    /// itself drops UI (a UI block counts as UI at every depth).
+    skip_ui: bool,
     seen: &'a mut HashSet<String>,
     out: &'a mut Vec<EmbedBlock>,
 }
@@ -166,18 +174,18 @@ pub struct EmbedSink<'a> {
 impl EmbedSink<'_> {
     /// Presents `value` as a single child.
     pub fn single<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, value: &T, ctx: &Ctx) {
-        let parts = Parts::of(Items::One(value), ctx);
+        let parts = Parts::of(Items::One(value), ctx, !self.skip_ui);
         self.append(parts);
     }
 
     /// Presents `items` as a child collection (an empty one still yields its static rules).
     pub fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, items: &[T], ctx: &Ctx) {
-        let parts = Parts::of(Items::Many(items), ctx);
+        let parts = Parts::of(Items::Many(items), ctx, !self.skip_ui);
         self.append(parts);
     }
 
     fn append(&mut self, parts: Parts) {
-        let skip_ui = self.item_index > 0;
+        let skip_ui = self.skip_ui;
         let mut push = |block: EmbedBlock| {
             if !self.seen.contains(block.text()) {
                 self.seen.insert(block.text().to_owned());
@@ -229,29 +237,39 @@ struct Parts {
 }
 
 impl Parts {
-    /// SPEC §6.2 steps 1 and 3–6 for `items`; the shown items are returned through `Items`.
-    fn of<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>, ctx: &Ctx) -> Parts {
+    /// SPEC §6.2 steps 1 and 3–6 for `items`.
+    ///
+    /// With `with_ui` false (an embedded child of a parent item other than the first, whose UI
+    /// would be dropped anyway, SPEC §6.8), UI callbacks are not evaluated at all.
+    fn of<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>, ctx: &Ctx, with_ui: bool) -> Parts {
         let mut parts = Parts {
             ui: Vec::new(),
             embeds: Vec::new(),
             rules: Rules::default(),
             suggestions: Suggestions::default(),
         };
-        parts.fill(items, ctx);
+        parts.fill(items, ctx, with_ui);
         parts
     }
 
-    fn fill<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, items: Items<'_, T>, ctx: &Ctx) {
+    fn fill<T: Presenter<Ctx>, Ctx: ?Sized>(
+        &mut self,
+        items: Items<'_, T>,
+        ctx: &Ctx,
+        with_ui: bool,
+    ) {
         let shown = truncate(items);
-        if let (Items::Many(all), Items::Many(kept)) = (items, shown) {
-            if kept.len() < all.len() {
-                self.ui
-                    .push(truncation_summary(kept.len(), all.len() - kept.len()));
+        if with_ui {
+            if let (Items::Many(all), Items::Many(kept)) = (items, shown) {
+                if kept.len() < all.len() {
+                    self.ui
+                        .push(truncation_summary(kept.len(), all.len() - kept.len()));
+                }
             }
-        }
-        match shown {
-            Items::One(item) => item.item_ui(ctx, &mut self.ui),
-            Items::Many(kept) => T::collection_ui(kept, ctx, &mut self.ui),
+            match shown {
+                Items::One(item) => item.item_ui(ctx, &mut self.ui),
+                Items::Many(kept) => T::collection_ui(kept, ctx, &mut self.ui),
+            }
         }
         let mut seen = HashSet::new();
         let each: &[T] = match shown {
@@ -262,7 +280,7 @@ impl Parts {
             item.embeds(
                 ctx,
                 &mut EmbedSink {
-                    item_index,
+                    skip_ui: !with_ui || item_index > 0,
                     seen: &mut seen,
                     out: &mut self.embeds,
                 },
@@ -378,7 +396,7 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
             (Items::Many(items), Some(mask)) => json::to_string(&SelectedAll { items, mask })?,
         };
         let mut builder = ResponseBuilder::json_text(text);
-        let parts = Parts::of(self.items, self.ctx);
+        let parts = Parts::of(self.items, self.ctx, true);
         let (ui, embeds, rules, suggestions) = builder.parts_mut();
         *ui = parts.ui;
         *embeds = parts.embeds;

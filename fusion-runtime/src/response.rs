@@ -212,6 +212,12 @@ impl ResponseBuilder {
     }
 
     /// A text data block: the text after SPEC §5.3, `OK` when empty.
+    ///
+    /// ```
+    /// use fusion_runtime::ResponseBuilder;
+    /// assert_eq!(ResponseBuilder::text("").build().blocks(), ["OK"]);
+    /// assert_eq!(ResponseBuilder::text("a < b, </domain_rules>").build().blocks(), ["a < b, &lt;/domain_rules>"]);
+    /// ```
     pub fn text(text: impl Into<String>) -> Self {
         let mut text = text.into();
         if text.is_empty() {
@@ -225,6 +231,12 @@ impl ResponseBuilder {
     }
 
     /// A JSON data block (SPEC §3) of any serializable value.
+    ///
+    /// ```
+    /// use fusion_runtime::ResponseBuilder;
+    /// let response = ResponseBuilder::json(&[1.5, 2.0]).unwrap().hint("Amounts are in EUR.").build();
+    /// assert_eq!(response.blocks(), ["[\n  1.5,\n  2\n]", "<llm_directives>\n- Amounts are in EUR.\n</llm_directives>"]);
+    /// ```
     pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Self, JsonError> {
         let text = json::to_string(value)?;
         Ok(Self::json_text(text))
@@ -299,7 +311,7 @@ impl ResponseBuilder {
         )
     }
 
-    /// Writes every block and returns the response.
+    /// Writes every block, in the order of SPEC §2.2, and returns the response.
     pub fn build(self) -> ToolResponse {
         let ResponseBuilder {
             data,
@@ -357,7 +369,14 @@ impl ResponseBuilder {
 /// One MCP tool result: ordered text blocks, optional `structuredContent`, the three-state
 /// `isError`, and a testing view that is never serialized (SPEC §1, §14).
 ///
-/// It serializes exactly as an MCP `CallToolResult`.
+/// It serializes exactly as an MCP `CallToolResult`: members `content`, `structuredContent` (only
+/// when present) and `isError` (only when set), each block `{"type":"text","text":...}`.
+///
+/// ```
+/// use fusion_runtime::ResponseBuilder;
+/// let response = ResponseBuilder::text("hello world").build();
+/// assert_eq!(response.to_json(), r#"{"content":[{"type":"text","text":"hello world"}]}"#);
+/// ```
 #[derive(Clone)]
 pub struct ToolResponse {
     pub(crate) blocks: Vec<String>,
@@ -384,7 +403,7 @@ impl ToolResponse {
         &self.blocks
     }
 
-    /// The block texts joined by LF.
+    /// The block texts joined by LF (what SPEC §5.10's properties read).
     pub fn text(&self) -> String {
         self.blocks.join("\n")
     }
@@ -408,6 +427,12 @@ impl ToolResponse {
     pub fn to_json(&self) -> String {
         // A CallToolResult holds only strings, booleans and a JSON object: it always serializes.
         serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl From<ResponseBuilder> for ToolResponse {
+    fn from(builder: ResponseBuilder) -> Self {
+        builder.build()
     }
 }
 

@@ -34,37 +34,129 @@ impl Selection {
 }
 
 /// Which members of one model a selection keeps, by field index.
+///
+/// [`FieldMask::ALL`] keeps everything without allocating; the generated
+/// [`Model::serialize_selected`] asks [`FieldMask::contains`] once per field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldMask {
+    all: bool,
     kept: Vec<bool>,
 }
 
 impl FieldMask {
+    /// The mask that keeps every member of any model (what the plain `Serialize` impl uses).
+    pub const ALL: FieldMask = FieldMask {
+        all: true,
+        kept: Vec::new(),
+    };
+
     /// The members of `M` named in `selection`; names `M` does not have match nothing.
+    ///
+    /// An empty selection means "no selection" (SPEC §7.4), so it keeps everything.
     pub fn of<M: Model>(selection: &Selection) -> Self {
+        if selection.is_empty() {
+            return Self::ALL;
+        }
         let mut kept = vec![false; M::Field::ALL.len()];
         for name in selection.names() {
             if let Some(field) = M::Field::from_wire_name(name) {
                 kept[field.index()] = true;
             }
         }
-        FieldMask { kept }
+        FieldMask { all: false, kept }
+    }
+
+    /// A mask that keeps exactly `fields`.
+    pub fn fields<F: Field>(fields: &[F]) -> Self {
+        let mut kept = vec![false; F::ALL.len()];
+        for field in fields {
+            kept[field.index()] = true;
+        }
+        FieldMask { all: false, kept }
     }
 
     /// A mask that keeps every member of `M`.
     pub fn all<M: Model>() -> Self {
-        FieldMask {
-            kept: vec![true; M::Field::ALL.len()],
-        }
+        Self::ALL
     }
 
     /// Whether the field at `index` is kept.
+    #[inline]
     pub fn contains(&self, index: usize) -> bool {
-        self.kept.get(index).copied().unwrap_or(false)
+        self.all || self.kept.get(index).copied().unwrap_or(false)
     }
 
-    /// How many members are kept.
-    pub fn count(&self) -> usize {
-        self.kept.iter().filter(|k| **k).count()
+    /// How many of the `total` members of a model are kept.
+    pub fn count(&self, total: usize) -> usize {
+        if self.all {
+            total
+        } else {
+            self.kept.iter().take(total).filter(|k| **k).count()
+        }
+    }
+}
+
+/// A name that is not a member of a model: the error of the field enum's `FromStr`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownField {
+    name: String,
+    valid: &'static [&'static str],
+}
+
+impl UnknownField {
+    /// `name` is not one of `valid`.
+    pub fn new(name: &str, valid: &'static [&'static str]) -> Self {
+        UnknownField {
+            name: name.to_owned(),
+            valid,
+        }
+    }
+
+    /// The name that was given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The names that would have been accepted, in declaration order.
+    pub fn valid(&self) -> &'static [&'static str] {
+        self.valid
+    }
+}
+
+impl std::fmt::Display for UnknownField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown field name `{}`; use one of", self.name)?;
+        for (i, name) in self.valid.iter().enumerate() {
+            f.write_str(if i == 0 { " `" } else { ", `" })?;
+            f.write_str(name)?;
+            f.write_str("`")?;
+        }
+        if self.valid.is_empty() {
+            f.write_str(" nothing: the model has no wire members")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownField {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_field_lists_the_valid_names() {
+        let error = UnknownField::new("bogus", &["id", "status"]);
+        assert_eq!(
+            error.to_string(),
+            "unknown field name `bogus`; use one of `id`, `status`"
+        );
+    }
+
+    #[test]
+    fn the_all_mask_keeps_any_index() {
+        assert!(FieldMask::ALL.contains(0));
+        assert!(FieldMask::ALL.contains(1000));
+        assert_eq!(FieldMask::ALL.count(3), 3);
     }
 }

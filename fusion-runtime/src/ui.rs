@@ -105,7 +105,17 @@ impl UiBlock {
         self.priority
     }
 
-    /// The block text (SPEC §2.3): `<ui_passthrough ATTRS>\nCONTENT\n</ui_passthrough>`.
+    /// The block text (SPEC §2.3): `<ui_passthrough ATTRS>\nCONTENT\n</ui_passthrough>`, with
+    /// the attributes escaped (SPEC §5.2) and the content neutralized (SPEC §5.3).
+    ///
+    /// ```
+    /// use fusion_runtime::ui::{self, Width};
+    /// let block = ui::markdown("</ui_passthrough>").title("Q\"1\"").width(Width::Half).priority(-1);
+    /// assert_eq!(
+    ///     block.render(),
+    ///     "<ui_passthrough type=\"markdown\" title=\"Q&quot;1&quot;\" width=\"half\" priority=\"-1\">\n&lt;/ui_passthrough>\n</ui_passthrough>"
+    /// );
+    /// ```
     pub fn render(&self) -> String {
         let content = escape::neutralize(&self.content);
         let mut out = String::with_capacity(content.len() + 64);
@@ -134,22 +144,42 @@ impl UiBlock {
     }
 }
 
-/// An ECharts chart: `type` `echarts`, the config as a fenced SPEC §3 JSON text.
-pub fn echarts(config: serde_json::Value) -> UiBlock {
-    UiBlock::custom("echarts", escape::fence("echarts", &value_text(&config)))
+/// An `ECharts` chart: `type` `echarts`, the config as a fenced SPEC §3 JSON text.
+///
+/// ```
+/// use fusion_runtime::ui;
+/// let chart = ui::echarts(serde_json::json!({"series": []}));
+/// assert_eq!(chart.content(), "```echarts\n{\n  \"series\": []\n}\n```");
+/// ```
+pub fn echarts(config: impl Into<serde_json::Value>) -> UiBlock {
+    UiBlock::custom(
+        "echarts",
+        escape::fence("echarts", &value_text(&config.into())),
+    )
 }
 
-/// A Mermaid diagram: `type` `mermaid`, the source fenced.
+/// A Mermaid diagram: `type` `mermaid`, the source fenced (SPEC §5.5).
+///
+/// ```
+/// use fusion_runtime::ui;
+/// assert_eq!(ui::mermaid("graph TD; A-->B").content(), "```mermaid\ngraph TD; A-->B\n```");
+/// ```
 pub fn mermaid(source: impl AsRef<str>) -> UiBlock {
     UiBlock::custom("mermaid", escape::fence("mermaid", source.as_ref()))
 }
 
-/// Markdown text, as written.
+/// Markdown text, as written (SPEC §5.3 still applies when the block is written).
 pub fn markdown(text: impl Into<String>) -> UiBlock {
     UiBlock::custom("markdown", text)
 }
 
-/// A code block: `type` is the language, the code fenced.
+/// A code block: `type` is the language, the code fenced (SPEC §5.5).
+///
+/// ```
+/// use fusion_runtime::ui;
+/// let block = ui::code_block("xml", "<root/>");
+/// assert_eq!((block.kind(), block.content()), ("xml", "```xml\n<root/>\n```"));
+/// ```
 pub fn code_block(lang: impl AsRef<str>, code: impl AsRef<str>) -> UiBlock {
     let lang = lang.as_ref();
     UiBlock::custom(
@@ -158,7 +188,15 @@ pub fn code_block(lang: impl AsRef<str>, code: impl AsRef<str>) -> UiBlock {
     )
 }
 
-/// A markdown table (SPEC §4.4); cells are escaped per SPEC §5.6.
+/// A markdown table (SPEC §4.4); headers and cells are escaped per SPEC §5.6.
+///
+/// Rows are neither padded nor cut to the header count.
+///
+/// ```
+/// use fusion_runtime::ui;
+/// let table = ui::table(["Invoice", "Status"], [["INV-1", "paid"]]);
+/// assert_eq!(table.content(), "| Invoice | Status |\n| --- | --- |\n| INV-1 | paid |");
+/// ```
 pub fn table<H, R, C>(headers: H, rows: R) -> UiBlock
 where
     H: IntoIterator,
@@ -193,6 +231,11 @@ where
 }
 
 /// A markdown list: each item as `- ITEM`, continuation lines indented (SPEC §5.4).
+///
+/// ```
+/// use fusion_runtime::ui;
+/// assert_eq!(ui::list(["one\ntwo", "three"]).content(), "- one\n  two\n- three");
+/// ```
 pub fn list<I>(items: I) -> UiBlock
 where
     I: IntoIterator,
@@ -210,16 +253,28 @@ where
 }
 
 /// A JSON value: `type` `json`, fenced SPEC §3 text.
-pub fn json(value: serde_json::Value) -> UiBlock {
-    UiBlock::custom("json", escape::fence("json", &value_text(&value)))
+///
+/// ```
+/// use fusion_runtime::ui;
+/// assert_eq!(ui::json(serde_json::json!({"a": 1})).content(), "```json\n{\n  \"a\": 1\n}\n```");
+/// ```
+pub fn json(value: impl Into<serde_json::Value>) -> UiBlock {
+    UiBlock::custom("json", escape::fence("json", &value_text(&value.into())))
 }
 
 /// A summary line: `📊 **Summary**: TEXT`.
+///
+/// ```
+/// use fusion_runtime::ui;
+/// assert_eq!(ui::summary("3 items").content(), "📊 **Summary**: 3 items");
+/// ```
 pub fn summary(text: impl AsRef<str>) -> UiBlock {
     UiBlock::custom("summary", format!("📊 **Summary**: {}", text.as_ref()))
 }
 
-/// SPEC §3 text of a JSON value; a `serde_json::Value` always serializes.
+/// SPEC §3 text of a JSON value.
 fn value_text(value: &serde_json::Value) -> String {
+    // A `serde_json::Value` has string keys and finite-or-null numbers, so writing it into a
+    // `Vec` cannot fail; the fallback only keeps the helper total without a panic.
     json::to_string(value).unwrap_or_else(|_| "null".to_owned())
 }

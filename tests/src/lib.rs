@@ -1,1 +1,3 @@
-//! Integration tests of fusion live in `tests/`.
+//! Support code of fusion's integration tests (the tests themselves live in `tests/`).
+
+pub mod wire;

@@ -1,0 +1,322 @@
+//! The checked model of a derive input: everything `expand.rs` needs, already validated, so
+//! generation cannot fail.
+
+use proc_macro2::Span;
+use syn::{Data, DeriveInput, Expr, ExprPath, Fields, Ident, Path, Type};
+
+use crate::attr::{self, Censor, Error, Errors, Piece, RenameRule};
+use crate::valid;
+
+/// A model that passed every check.
+pub struct Model<'a> {
+    /// The derive input.
+    pub input: &'a DeriveInput,
+    /// The path to `fusion_runtime`.
+    pub krate: Path,
+    /// `Model::NAME`.
+    pub name: String,
+    /// The name serde would give `serialize_struct`.
+    pub serde_name: String,
+    /// The field enum's name.
+    pub field_enum: Ident,
+    /// The agent limit.
+    pub agent_limit: Option<usize>,
+    /// The declared context type, if any.
+    pub context: Option<Type>,
+    /// Every field, in declaration order.
+    pub fields: Vec<Field<'a>>,
+    /// Rules, suggestions and UI declarations, in declaration order.
+    pub decls: Vec<Declaration>,
+}
+
+/// One field of the model.
+pub struct Field<'a> {
+    /// The field's identifier.
+    pub ident: &'a Ident,
+    /// The field's type.
+    pub ty: &'a Type,
+    /// The field's name as templates write it (`r#type` is `type`).
+    pub name: String,
+    /// How the field is written, or `None` when it is never on the wire.
+    pub wire: Option<Wire>,
+    /// `#[embed]`: the span of the attribute.
+    pub embed: Option<Span>,
+    /// `#[redact]`: the censor.
+    pub redact: Option<Censor>,
+    /// Whether the type is written `Option<...>` (a `None` stays `null` when redacted).
+    pub is_option: bool,
+}
+
+/// How a field appears on the wire.
+pub struct Wire {
+    /// The member name (serde renames applied).
+    pub name: String,
+    /// The field enum variant.
+    pub variant: Ident,
+    /// The position among wire members.
+    pub index: usize,
+    /// `skip_serializing_if`.
+    pub skip_if: Option<ExprPath>,
+}
+
+/// Whether a declaration concerns one item or a whole collection.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Scope {
+    /// `#[rule]`, `#[suggest]`, `#[ui]`.
+    Item,
+    /// `#[collection_rule]`, `#[collection_suggest]`, `#[collection_ui]`.
+    Collection,
+}
+
+/// A checked text: fixed, or a template whose placeholders are resolved.
+#[derive(Clone)]
+pub enum Text {
+    /// No placeholder.
+    Static(String),
+    /// Text and resolved placeholders; the span is the literal's.
+    Template(Vec<Part>, Span),
+}
+
+/// One resolved piece of a template.
+#[derive(Clone)]
+pub enum Part {
+    /// Literal text.
+    Lit(String),
+    /// A field, by position in [`Model::fields`].
+    Field(usize),
+    /// `{n}`: the number of shown items.
+    Count,
+}
+
+/// One rule, suggestion or UI declaration.
+pub struct Declaration {
+    /// Item or collection.
+    pub scope: Scope,
+    /// `when = predicate`.
+    pub when: Option<Expr>,
+    /// What it produces.
+    pub kind: DeclKind,
+}
+
+/// What a declaration produces.
+pub enum DeclKind {
+    /// A rule text.
+    Rule(Text),
+    /// A rule function.
+    RuleCall(Expr),
+    /// A (tool, reason) pair.
+    Suggest(Text, Text),
+    /// A suggestion function.
+    SuggestCall(Expr),
+    /// A UI function.
+    UiCall(Expr),
+    /// `markdown = "..."`.
+    Markdown(Text),
+    /// `summary = "..."`.
+    Summary(Text),
+}
+
+impl Declaration {
+    /// A static item rule without a condition: it goes to `STATIC_RULES`.
+    pub fn static_item_rule(&self) -> Option<&str> {
+        match (&self.kind, self.scope, &self.when) {
+            (DeclKind::Rule(Text::Static(text)), Scope::Item, None) => Some(text),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Model<'a> {
+    /// Parses and checks `input`; every mistake found is in the error.
+    pub fn from_input(input: &'a DeriveInput) -> Result<Self, Error> {
+        let mut errors = Errors::default();
+        let named = match &input.data {
+            Data::Struct(data) => match &data.fields {
+                Fields::Named(named) => Some(named),
+                Fields::Unnamed(fields) => {
+                    errors.push(attr::error(
+                        fields,
+                        "`#[derive(Presenter)]` does not support tuple structs; name the fields, like `struct Invoice { id: String }`",
+                    ));
+                    None
+                }
+                Fields::Unit => {
+                    errors.push(attr::error(
+                        &input.ident,
+                        "`#[derive(Presenter)]` does not support unit structs; give the struct named fields, like `struct Invoice { id: String }`",
+                    ));
+                    None
+                }
+            },
+            Data::Enum(data) => {
+                errors.push(attr::error_at(
+                    data.enum_token.span,
+                    "`#[derive(Presenter)]` does not support enums; derive it on a struct with named fields (one per variant if needed)",
+                ));
+                None
+            }
+            Data::Union(data) => {
+                errors.push(attr::error_at(
+                    data.union_token.span,
+                    "`#[derive(Presenter)]` does not support unions; derive it on a struct with named fields",
+                ));
+                None
+            }
+        };
+        let container = attr::container(&input.attrs, &mut errors);
+        let Some(named) = named else {
+            return Err(errors.into_result().err().unwrap_or_else(|| {
+                attr::error(&input.ident, "`#[derive(Presenter)]` needs named fields")
+            }));
+        };
+
+        let rename_all = container.serde.rename_all;
+        let mut fields = Vec::with_capacity(named.named.len());
+        let mut wire_count = 0;
+        for field in &named.named {
+            let Some(ident) = field.ident.as_ref() else {
+                continue;
+            };
+            let attrs = attr::field(&field.attrs, &mut errors);
+            valid::field_combinations(&attrs, &mut errors);
+            let name = unraw(ident);
+            let on_wire = attrs.skip.is_none() && attrs.serde.skip.is_none();
+            let wire = on_wire.then(|| {
+                let wire_name = match (&attrs.serde.rename, rename_all) {
+                    (Some(rename), _) => rename.value(),
+                    (None, Some(rule)) => rule.apply(&name),
+                    (None, None) => name.clone(),
+                };
+                let wire = Wire {
+                    name: wire_name,
+                    variant: Ident::new(&variant_name(&name), ident.span()),
+                    index: wire_count,
+                    skip_if: attrs.serde.skip_if.clone(),
+                };
+                wire_count += 1;
+                wire
+            });
+            fields.push(Field {
+                ident,
+                ty: &field.ty,
+                name,
+                wire,
+                embed: attrs.embed,
+                redact: attrs.redact.map(|r| r.censor),
+                is_option: is_option(&field.ty),
+            });
+        }
+        valid::wire_names(&fields, &mut errors);
+        valid::variants(&fields, &mut errors);
+
+        let mut decls = Vec::new();
+        for decl in container.decls {
+            if let Some(decl) = valid::declaration(decl, &fields, &mut errors) {
+                decls.push(decl);
+            }
+        }
+
+        let opts = container.presenter;
+        let field_enum = opts
+            .field_enum
+            .unwrap_or_else(|| Ident::new(&format!("{}Field", input.ident), input.ident.span()));
+        if field_enum == input.ident {
+            errors.push(attr::error(
+                &field_enum,
+                "the field enum cannot have the model's own name; pick another, like `field_enum = InvoiceField`",
+            ));
+        }
+        let serde_name = container
+            .serde
+            .rename
+            .as_ref()
+            .map_or_else(|| unraw(&input.ident), syn::LitStr::value);
+        let name = opts
+            .name
+            .as_ref()
+            .map_or_else(|| serde_name.clone(), syn::LitStr::value);
+
+        errors.into_result()?;
+        Ok(Model {
+            input,
+            krate: opts
+                .krate
+                .unwrap_or_else(|| syn::parse_quote!(::fusion_runtime)),
+            name,
+            serde_name,
+            field_enum,
+            agent_limit: opts.agent_limit.map(|(n, _)| n),
+            context: opts.context,
+            fields,
+            decls,
+        })
+    }
+
+    /// The wire fields, in declaration order.
+    pub fn wire_fields(&self) -> impl Iterator<Item = (&Field<'a>, &Wire)> {
+        self.fields
+            .iter()
+            .filter_map(|f| f.wire.as_ref().map(|w| (f, w)))
+    }
+
+    /// The declarations of one scope.
+    pub fn decls(&self, scope: Scope) -> impl Iterator<Item = &Declaration> {
+        self.decls.iter().filter(move |d| d.scope == scope)
+    }
+}
+
+/// The identifier without `r#`.
+pub fn unraw(ident: &Ident) -> String {
+    let text = ident.to_string();
+    text.strip_prefix("r#").map_or(text.clone(), str::to_owned)
+}
+
+/// `amount_cents` → `AmountCents`.
+pub fn variant_name(field: &str) -> String {
+    let camel = RenameRule::Pascal.apply(field);
+    if camel.is_empty() {
+        "Field".to_owned()
+    } else {
+        camel
+    }
+}
+
+/// Whether `ty` is written `Option<T>` (any path ending in `Option` with one type argument).
+pub fn is_option(ty: &Type) -> bool {
+    match ty {
+        Type::Group(group) => is_option(&group.elem),
+        Type::Paren(paren) => is_option(&paren.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            path.path.segments.last().is_some_and(|last| {
+                last.ident == "Option"
+                    && matches!(&last.arguments, syn::PathArguments::AngleBracketed(args)
+                        if args.args.len() == 1
+                            && matches!(args.args.first(), Some(syn::GenericArgument::Type(_))))
+            })
+        }
+        _ => false,
+    }
+}
+
+
+/// Whether a template names `name`.
+pub fn template_uses(template: &attr::Template, name: &str) -> bool {
+    template
+        .pieces
+        .iter()
+        .any(|p| matches!(p, Piece::Name(n) if n == name))
+}
+
+
+
+/// Whether any token of `ty` is one of `params` (a type that needs a where-clause).
+pub fn mentions(ty: &Type, params: &[&Ident]) -> bool {
+    fn walk(tokens: proc_macro2::TokenStream, params: &[&Ident]) -> bool {
+        tokens.into_iter().any(|tt| match tt {
+            proc_macro2::TokenTree::Ident(ident) => params.iter().any(|p| **p == ident),
+            proc_macro2::TokenTree::Group(group) => walk(group.stream(), params),
+            _ => false,
+        })
+    }
+    !params.is_empty() && walk(quote::ToTokens::to_token_stream(ty), params)
+}

@@ -1,0 +1,662 @@
+//! Code generation from a checked [`Model`]; it cannot fail.
+//!
+//! Everything is named by absolute path: runtime items through `#krate::__private`, std through
+//! `::core`, so a user module that shadows `Option`, `String` or `fusion_runtime` changes nothing.
+//! Locals start with `__fusion_` so they never meet the user's names.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{GenericParam, Generics, Ident, LitStr, WherePredicate};
+
+use crate::ast::{DeclKind, Declaration, Model, Part, Scope, Text};
+use crate::attr::Censor;
+
+/// Everything the derive generates for one model.
+pub fn expand(model: &Model<'_>) -> TokenStream {
+    let generator = Gen::new(model);
+    let field_enum = generator.field_enum();
+    let model_impl = generator.model_impl();
+    let serialize_impl = generator.serialize_impl();
+    let presenter_impl = generator.presenter_impl();
+    let embed_impl = generator.embed_impl();
+    let inherent = generator.inherent_impl();
+    quote! {
+        #field_enum
+        #model_impl
+        #serialize_impl
+        #presenter_impl
+        #embed_impl
+        #inherent
+    }
+}
+
+/// The pieces every generated impl shares.
+struct Gen<'m, 'a> {
+    model: &'m Model<'a>,
+    /// `#krate::__private`.
+    p: TokenStream,
+    /// The request context type as generated code writes it.
+    ctx: TokenStream,
+    /// The type parameters of the model.
+    params: Vec<&'m Ident>,
+}
+
+impl<'m, 'a> Gen<'m, 'a> {
+    fn new(model: &'m Model<'a>) -> Self {
+        let krate = &model.krate;
+        let ctx = match &model.context {
+            Some(ty) => quote!(#ty),
+            None => quote!(__FusionCtx),
+        };
+        Gen {
+            model,
+            p: quote!(#krate::__private),
+            ctx,
+            params: model
+                .input
+                .generics
+                .type_params()
+                .map(|p| &p.ident)
+                .collect(),
+        }
+    }
+
+    fn ident(&self) -> &Ident {
+        &self.model.input.ident
+    }
+
+    /// The model's where-clause plus `T: Serialize` for each type parameter written as is.
+    fn model_generics(&self) -> Generics {
+        let p = &self.p;
+        let mut generics = self.model.input.generics.clone();
+        let serialized: Vec<&Ident> = self
+            .params
+            .iter()
+            .copied()
+            .filter(|param| {
+                self.model.wire_fields().any(|(field, _)| {
+                    field.redact.is_none() && crate::ast::mentions(field.ty, &[param])
+                })
+            })
+            .collect();
+        let where_clause = generics.make_where_clause();
+        for param in serialized {
+            where_clause
+                .predicates
+                .push(syn::parse_quote!(#param: #p::serde::Serialize));
+        }
+        generics
+    }
+
+    /// The model's generics plus the context parameter (when no context is declared) and the
+    /// bounds that embeds and templates of generic fields need.
+    fn presenter_generics(&self) -> Generics {
+        let p = &self.p;
+        let ctx = &self.ctx;
+        let mut generics = self.model_generics();
+        if self.model.context.is_none() {
+            generics
+                .params
+                .push(GenericParam::Type(syn::parse_quote!(__FusionCtx: ?::core::marker::Sized)));
+        }
+        let mut predicates: Vec<WherePredicate> = Vec::new();
+        for field in &self.model.fields {
+            if field.embed.is_some() && crate::ast::mentions(field.ty, &self.params) {
+                let ty = field.ty;
+                predicates.push(syn::parse_quote!(#ty: #p::Embed<#ctx>));
+            }
+        }
+        for index in self.template_fields() {
+            let ty = self.model.fields[index].ty;
+            if crate::ast::mentions(ty, &self.params) {
+                predicates.push(syn::parse_quote!(#ty: #p::Display));
+            }
+        }
+        generics.make_where_clause().predicates.extend(predicates);
+        generics
+    }
+
+    /// Fields that some template interpolates.
+    fn template_fields(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut add = |text: &Text| {
+            if let Text::Template(parts, _) = text {
+                for part in parts {
+                    if let Part::Field(index) = part {
+                        if !out.contains(index) {
+                            out.push(*index);
+                        }
+                    }
+                }
+            }
+        };
+        for decl in &self.model.decls {
+            match &decl.kind {
+                DeclKind::Rule(text) | DeclKind::Markdown(text) | DeclKind::Summary(text) => {
+                    add(text);
+                }
+                DeclKind::Suggest(tool, reason) => {
+                    add(tool);
+                    add(reason);
+                }
+                DeclKind::RuleCall(_) | DeclKind::SuggestCall(_) | DeclKind::UiCall(_) => {}
+            }
+        }
+        out
+    }
+
+    /// `<Model>Field`: one variant per wire member, with `Field`, `Display` and `FromStr`.
+    fn field_enum(&self) -> TokenStream {
+        let p = &self.p;
+        let vis = &self.model.input.vis;
+        let name = &self.model.field_enum;
+        let model = self.ident();
+        let doc = format!(
+            " The `_select` fields of [`{model}`]: one variant per wire member, in declaration order."
+        );
+        let mut variants = Vec::new();
+        let mut wire_names = Vec::new();
+        for (field, wire) in self.model.wire_fields() {
+            let variant = &wire.variant;
+            let wire_name = &wire.name;
+            let doc = if wire.name == field.name {
+                format!(" The member `{wire_name}`.")
+            } else {
+                format!(" The member `{wire_name}` (field `{}`).", field.name)
+            };
+            variants.push(quote!(#[doc = #doc] #variant));
+            wire_names.push(wire_name);
+        }
+        let idents: Vec<&Ident> = self.model.wire_fields().map(|(_, w)| &w.variant).collect();
+        let index_body = if idents.is_empty() {
+            quote!(match self {})
+        } else {
+            quote!(self as #p::usize)
+        };
+        let wire_name_body = if idents.is_empty() {
+            quote!(match self {})
+        } else {
+            quote!(match self { #(Self::#idents => #wire_names,)* })
+        };
+        quote! {
+            #[doc = #doc]
+            #[derive(
+                ::core::clone::Clone,
+                ::core::marker::Copy,
+                ::core::cmp::PartialEq,
+                ::core::cmp::Eq,
+                ::core::hash::Hash,
+                ::core::fmt::Debug
+            )]
+            #vis enum #name {
+                #(#variants,)*
+            }
+
+            #[automatically_derived]
+            impl #p::Field for #name {
+                const ALL: &'static [Self] = &[#(Self::#idents),*];
+
+                fn wire_name(self) -> &'static #p::str {
+                    #wire_name_body
+                }
+
+                fn from_wire_name(__fusion_name: &#p::str) -> #p::Option<Self> {
+                    match __fusion_name {
+                        #(#wire_names => #p::Some(Self::#idents),)*
+                        _ => #p::None,
+                    }
+                }
+
+                fn index(self) -> #p::usize {
+                    #index_body
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::fmt::Display for #name {
+                fn fmt(&self, __fusion_f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    __fusion_f.write_str(#p::Field::wire_name(*self))
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::str::FromStr for #name {
+                type Err = #p::UnknownField;
+
+                fn from_str(__fusion_name: &#p::str) -> #p::Result<Self, Self::Err> {
+                    match <Self as #p::Field>::from_wire_name(__fusion_name) {
+                        #p::Some(__fusion_field) => #p::Ok(__fusion_field),
+                        #p::None => #p::Err(#p::UnknownField::new(__fusion_name, &[#(#wire_names),*])),
+                    }
+                }
+            }
+        }
+    }
+
+    /// `Model`: the names and the selected, redacted wire writer.
+    fn model_impl(&self) -> TokenStream {
+        let p = &self.p;
+        let ident = self.ident();
+        let generics = self.model_generics();
+        let (impl_generics, _, where_clause) = generics.split_for_impl();
+        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
+        let field_enum = &self.model.field_enum;
+        let name = &self.model.name;
+        let serde_name = &self.model.serde_name;
+        let wire_names = self.model.wire_fields().map(|(_, w)| &w.name);
+        let mut len = Vec::new();
+        let mut writes = Vec::new();
+        let mut reads = Vec::new();
+        for (field, wire) in self.model.wire_fields() {
+            let member = field.ident;
+            let index = wire.index;
+            let wire_name = &wire.name;
+            let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
+            let value = match &field.redact {
+                None => quote!(&self.#member),
+                Some(censor) => {
+                    reads.push(quote!(let _ = &self.#member;));
+                    match (censor, field.is_option) {
+                        (Censor::Default, true) => {
+                            quote!(&#p::censor_option(&self.#member, #p::REDACTED))
+                        }
+                        (Censor::Default, false) => quote!(#p::REDACTED),
+                        (Censor::Text(text), true) => {
+                            quote!(&#p::censor_option(&self.#member, #text))
+                        }
+                        (Censor::Text(text), false) => quote!(#text),
+                        (Censor::With(with), true) => quote_spanned! {with.span()=>
+                            &#p::Option::map(#p::Option::as_ref(&self.#member), #with)
+                        },
+                        (Censor::With(with), false) => quote_spanned! {with.span()=>
+                            &(#with)(&self.#member)
+                        },
+                    }
+                }
+            };
+            let write = quote! {
+                #p::serde::ser::SerializeStruct::serialize_field(
+                    &mut __fusion_state,
+                    #wire_name,
+                    #value,
+                )?;
+            };
+            match &wire.skip_if {
+                None => {
+                    len.push(quote!(#p::usize::from(#kept)));
+                    writes.push(quote!(if #kept { #write }));
+                }
+                Some(skip_if) => {
+                    let skipped = quote_spanned!(skip_if.span()=> #skip_if(&self.#member));
+                    len.push(quote!(#p::usize::from(#kept && !#skipped)));
+                    writes.push(quote! {
+                        if #kept {
+                            if #skipped {
+                                #p::serde::ser::SerializeStruct::skip_field(&mut __fusion_state, #wire_name)?;
+                            } else {
+                                #write
+                            }
+                        }
+                    });
+                }
+            }
+        }
+        let mask_param = if writes.is_empty() {
+            quote!(_)
+        } else {
+            quote!(__fusion_mask)
+        };
+        let len = if len.is_empty() {
+            quote!(0)
+        } else {
+            quote!(#(#len)+*)
+        };
+        let state_mut = if writes.is_empty() {
+            quote!()
+        } else {
+            quote!(mut)
+        };
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #p::Model for #ident #ty_generics #where_clause {
+                type Field = #field_enum;
+
+                const NAME: &'static #p::str = #name;
+
+                const WIRE_NAMES: &'static [&'static #p::str] = &[#(#wire_names),*];
+
+                fn serialize_selected<__S: #p::serde::Serializer>(
+                    &self,
+                    #mask_param: &#p::FieldMask,
+                    __fusion_serializer: __S,
+                ) -> #p::Result<__S::Ok, __S::Error> {
+                    #(#reads)*
+                    let #state_mut __fusion_state = #p::serde::Serializer::serialize_struct(
+                        __fusion_serializer,
+                        #serde_name,
+                        #len,
+                    )?;
+                    #(#writes)*
+                    #p::serde::ser::SerializeStruct::end(__fusion_state)
+                }
+            }
+        }
+    }
+
+    /// `Serialize`: the redacted wire form, every member.
+    fn serialize_impl(&self) -> TokenStream {
+        let p = &self.p;
+        let ident = self.ident();
+        let generics = self.model_generics();
+        let (impl_generics, _, where_clause) = generics.split_for_impl();
+        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #p::serde::Serialize for #ident #ty_generics #where_clause {
+                fn serialize<__S: #p::serde::Serializer>(
+                    &self,
+                    __fusion_serializer: __S,
+                ) -> #p::Result<__S::Ok, __S::Error> {
+                    <Self as #p::Model>::serialize_selected(self, &#p::ALL_FIELDS, __fusion_serializer)
+                }
+            }
+        }
+    }
+
+    /// `Presenter<Ctx>`: limit, rules, suggestions, UI and embeds.
+    fn presenter_impl(&self) -> TokenStream {
+        let p = &self.p;
+        let ctx = &self.ctx;
+        let ident = self.ident();
+        let generics = self.presenter_generics();
+        let (impl_generics, _, where_clause) = generics.split_for_impl();
+        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
+        let mut items = Vec::new();
+        if let Some(limit) = self.model.agent_limit {
+            items.push(quote!(const AGENT_LIMIT: #p::Option<#p::usize> = #p::Some(#limit);));
+        }
+        let static_rules: Vec<&str> = self
+            .model
+            .decls
+            .iter()
+            .filter_map(Declaration::static_item_rule)
+            .collect();
+        if !static_rules.is_empty() {
+            items.push(quote!(const STATIC_RULES: &'static [&'static #p::str] = &[#(#static_rules),*];));
+        }
+
+        let item = |filter: fn(&DeclKind) -> bool| -> Vec<TokenStream> {
+            self.model
+                .decls(Scope::Item)
+                .filter(|d| filter(&d.kind) && d.static_item_rule().is_none())
+                .map(|d| self.declaration(d))
+                .collect()
+        };
+        let collection = |filter: fn(&DeclKind) -> bool| -> Vec<TokenStream> {
+            self.model
+                .decls(Scope::Collection)
+                .filter(|d| filter(&d.kind))
+                .map(|d| self.declaration(d))
+                .collect()
+        };
+        let item_ui = item(is_ui);
+        if !item_ui.is_empty() {
+            items.push(quote! {
+                fn item_ui(&self, __fusion_ctx: &#ctx, __fusion_out: &mut #p::Vec<#p::UiBlock>) {
+                    #(#item_ui)*
+                }
+            });
+        }
+        let item_rules = item(is_rule);
+        if !item_rules.is_empty() {
+            items.push(quote! {
+                fn item_rules(&self, __fusion_ctx: &#ctx, __fusion_out: &mut #p::Rules) {
+                    #(#item_rules)*
+                }
+            });
+        }
+        let item_suggestions = item(is_suggestion);
+        if !item_suggestions.is_empty() {
+            items.push(quote! {
+                fn item_suggestions(&self, __fusion_ctx: &#ctx, __fusion_out: &mut #p::Suggestions) {
+                    #(#item_suggestions)*
+                }
+            });
+        }
+        let collection_ui = collection(is_ui);
+        if !collection_ui.is_empty() {
+            items.push(quote! {
+                fn collection_ui(
+                    __fusion_items: &[Self],
+                    __fusion_ctx: &#ctx,
+                    __fusion_out: &mut #p::Vec<#p::UiBlock>,
+                ) {
+                    #(#collection_ui)*
+                }
+            });
+        }
+        let collection_rules = collection(is_rule);
+        if !collection_rules.is_empty() {
+            items.push(quote! {
+                fn collection_rules(__fusion_items: &[Self], __fusion_ctx: &#ctx, __fusion_out: &mut #p::Rules) {
+                    #(#collection_rules)*
+                }
+            });
+        }
+        let collection_suggestions = collection(is_suggestion);
+        if !collection_suggestions.is_empty() {
+            items.push(quote! {
+                fn collection_suggestions(
+                    __fusion_items: &[Self],
+                    __fusion_ctx: &#ctx,
+                    __fusion_out: &mut #p::Suggestions,
+                ) {
+                    #(#collection_suggestions)*
+                }
+            });
+        }
+        let embeds: Vec<TokenStream> = self
+            .model
+            .fields
+            .iter()
+            .filter(|f| f.embed.is_some())
+            .map(|field| {
+                let member = field.ident;
+                let ty = field.ty;
+                quote_spanned! {ty.span()=>
+                    #p::embed::<#ty, #ctx>(&self.#member, __fusion_ctx, __fusion_sink);
+                }
+            })
+            .collect();
+        if !embeds.is_empty() {
+            items.push(quote! {
+                fn embeds(&self, __fusion_ctx: &#ctx, __fusion_sink: &mut #p::EmbedSink<'_>) {
+                    #(#embeds)*
+                }
+            });
+        }
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #p::Presenter<#ctx> for #ident #ty_generics #where_clause {
+                #(#items)*
+            }
+        }
+    }
+
+    /// The statement of one declaration inside its `Presenter` method.
+    fn declaration(&self, decl: &Declaration) -> TokenStream {
+        let p = &self.p;
+        let ctx = &self.ctx;
+        let (target, value) = match decl.scope {
+            Scope::Item => (quote!(Self), quote!(self)),
+            Scope::Collection => (quote!([Self]), quote!(__fusion_items)),
+        };
+        let call = |f: &syn::Expr| {
+            quote_spanned! {f.span()=>
+                #p::call::<#target, #ctx, _, _, _>(&(#f), #value, __fusion_ctx)
+            }
+        };
+        let push = match &decl.kind {
+            DeclKind::Rule(text) => {
+                let text = self.cow(text, decl.scope);
+                quote!(__fusion_out.push(#text);)
+            }
+            DeclKind::RuleCall(f) => {
+                let result = call(f);
+                quote!(#p::push_rules(__fusion_out, #result);)
+            }
+            DeclKind::Suggest(tool, reason) => {
+                let tool = self.text(tool, decl.scope);
+                let reason = self.text(reason, decl.scope);
+                quote!(__fusion_out.push(#p::Suggestion::new(#tool, #reason));)
+            }
+            DeclKind::SuggestCall(f) => {
+                let result = call(f);
+                quote!(#p::push_suggestions(__fusion_out, #result);)
+            }
+            DeclKind::UiCall(f) => {
+                let result = call(f);
+                quote!(#p::push_ui(__fusion_out, #result);)
+            }
+            DeclKind::Markdown(text) => {
+                let text = self.text(text, decl.scope);
+                quote!(__fusion_out.push(#p::ui_markdown(#text));)
+            }
+            DeclKind::Summary(text) => {
+                let text = self.text(text, decl.scope);
+                quote!(__fusion_out.push(#p::ui_summary(#text));)
+            }
+        };
+        match &decl.when {
+            None => push,
+            Some(when) => {
+                let guard = quote_spanned! {when.span()=>
+                    #p::when::<#target, #ctx, _, _>(&(#when), #value, __fusion_ctx)
+                };
+                quote!(if #guard { #push })
+            }
+        }
+    }
+
+    /// A text as `&'static str` (static) or `String` (template).
+    fn text(&self, text: &Text, scope: Scope) -> TokenStream {
+        match text {
+            Text::Static(text) => quote!(#text),
+            Text::Template(parts, span) => self.format(parts, *span, scope),
+        }
+    }
+
+    /// A text as `Cow<'static, str>`, for rules.
+    fn cow(&self, text: &Text, scope: Scope) -> TokenStream {
+        let p = &self.p;
+        match text {
+            Text::Static(text) => quote!(#p::Cow::Borrowed(#text)),
+            Text::Template(parts, span) => {
+                let formatted = self.format(parts, *span, scope);
+                quote!(#p::Cow::Owned(#formatted))
+            }
+        }
+    }
+
+    /// `format!` of a resolved template; arguments are spanned at the template literal, so a
+    /// field that is not `Display` is reported there.
+    fn format(&self, parts: &[Part], span: Span, scope: Scope) -> TokenStream {
+        let p = &self.p;
+        let mut fmt = String::new();
+        let mut args = Vec::new();
+        for part in parts {
+            match part {
+                Part::Lit(text) => fmt.push_str(&text.replace('{', "{{").replace('}', "}}")),
+                Part::Field(index) => {
+                    fmt.push_str("{}");
+                    let member = self.model.fields[*index].ident;
+                    args.push(quote_spanned!(span=> &self.#member));
+                }
+                Part::Count => {
+                    fmt.push_str("{}");
+                    debug_assert_eq!(scope, Scope::Collection);
+                    args.push(quote_spanned!(span=> <[Self]>::len(__fusion_items)));
+                }
+            }
+        }
+        let fmt = LitStr::new(&fmt, span);
+        quote!(#p::format!(#fmt, #(#args),*))
+    }
+
+    /// `Embed<Ctx>`: a model field holding this model presents it as a single child.
+    fn embed_impl(&self) -> TokenStream {
+        let p = &self.p;
+        let ctx = &self.ctx;
+        let ident = self.ident();
+        let mut generics = self.model.input.generics.clone();
+        if self.model.context.is_none() {
+            generics
+                .params
+                .push(GenericParam::Type(syn::parse_quote!(__FusionCtx: ?::core::marker::Sized)));
+        }
+        generics
+            .make_where_clause()
+            .predicates
+            .push(syn::parse_quote!(Self: #p::Presenter<#ctx>));
+        let (impl_generics, _, where_clause) = generics.split_for_impl();
+        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #p::Embed<#ctx> for #ident #ty_generics #where_clause {
+                fn embed_into(&self, __fusion_ctx: &#ctx, __fusion_sink: &mut #p::EmbedSink<'_>) {
+                    __fusion_sink.single(self, __fusion_ctx);
+                }
+            }
+        }
+    }
+
+    /// `Model::present()` and `Model::present_all()`, usable without importing a trait.
+    fn inherent_impl(&self) -> TokenStream {
+        inherent(self.model.input, &self.p, &self.model_generics())
+    }
+}
+
+/// The inherent `present` / `present_all` (shared with `fallback.rs`).
+pub fn inherent(input: &syn::DeriveInput, p: &TokenStream, generics: &Generics) -> TokenStream {
+    let ident = &input.ident;
+    let vis = &input.vis;
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+    let items = format_ident!("__fusion_items");
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// Presents this value: its data block, UI, embeds, rules and suggestions.
+            ///
+            /// Chain `.select(&selection)`, `.context(&ctx)`, then `.build()`.
+            #[allow(dead_code, reason = "generated for callers; a model may not use it")]
+            #vis fn present(&self) -> #p::Presentation<'_, Self> {
+                #p::present(self)
+            }
+
+            /// Presents a collection: agent limit, collection UI, rules and suggestions.
+            ///
+            /// Chain `.select(&selection)`, `.context(&ctx)`, then `.build()`.
+            #[allow(dead_code, reason = "generated for callers; a model may not use it")]
+            #vis fn present_all(#items: &[Self]) -> #p::Presentation<'_, Self> {
+                #p::present_all(#items)
+            }
+        }
+    }
+}
+
+fn is_ui(kind: &DeclKind) -> bool {
+    matches!(
+        kind,
+        DeclKind::UiCall(_) | DeclKind::Markdown(_) | DeclKind::Summary(_)
+    )
+}
+
+fn is_rule(kind: &DeclKind) -> bool {
+    matches!(kind, DeclKind::Rule(_) | DeclKind::RuleCall(_))
+}
+
+fn is_suggestion(kind: &DeclKind) -> bool {
+    matches!(kind, DeclKind::Suggest(..) | DeclKind::SuggestCall(_))
+}

@@ -1,0 +1,321 @@
+//! Rules that span several attributes or fields: template placeholders against the fields,
+//! redaction against templates (SPEC §8.6), conflicting field attributes, colliding names.
+
+use proc_macro2::Span;
+use syn::Ident;
+
+use crate::ast::{DeclKind, Declaration, Field, Part, Scope, Text};
+use crate::attr::{
+    self, Body, Decl, Errors, FieldAttrs, Piece, SuggestBody, Template, UiBody, name,
+};
+
+/// The closest of `candidates` to `given`, if it is close enough to be a likely typo.
+pub fn did_you_mean<'c>(given: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let mut best: Option<(usize, &str)> = None;
+    for candidate in candidates {
+        let distance = levenshtein(given, candidate);
+        let limit = (given.chars().count().max(candidate.chars().count()) / 3).max(1);
+        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Edit distance (insertions, deletions, substitutions) between two strings.
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                previous
+            } else {
+                1 + previous.min(row[j]).min(current)
+            };
+            previous = current;
+        }
+    }
+    row[b.len()]
+}
+
+/// Field attributes that contradict each other.
+pub fn field_combinations(attrs: &FieldAttrs, errors: &mut Errors) {
+    let skip = attrs.skip.or(attrs.serde.skip);
+    if let (Some(skip), Some(redact)) = (skip, &attrs.redact) {
+        errors.push(attr::error_at(
+            redact.span,
+            "`#[redact]` has no effect on a field that is never on the wire; remove `#[redact]` or the skip",
+        ));
+        let _ = skip;
+    }
+    if let (Some(_), Some(embed)) = (skip, attrs.embed) {
+        errors.push(attr::error_at(
+            embed,
+            "`#[embed]` cannot be used on a field that is never on the wire; remove `#[embed]` or the skip",
+        ));
+    }
+    if let (Some(_), Some(skip_if)) = (skip, &attrs.serde.skip_if) {
+        errors.push(attr::error(
+            skip_if,
+            "`skip_serializing_if` has no effect on a field that is never on the wire; remove one of them",
+        ));
+    }
+}
+
+/// Two fields written under one member name would give a JSON object with a duplicate key.
+pub fn wire_names(fields: &[Field<'_>], errors: &mut Errors) {
+    for (i, field) in fields.iter().enumerate() {
+        let Some(wire) = &field.wire else { continue };
+        if let Some(first) = fields[..i]
+            .iter()
+            .find(|f| f.wire.as_ref().is_some_and(|w| w.name == wire.name))
+        {
+            errors.push(attr::error(
+                field.ident,
+                format!(
+                    "the field `{}` is written as `{}`, like the field `{}`; rename one of them with `#[serde(rename = \"...\")]`",
+                    field.name, wire.name, first.name
+                ),
+            ));
+        }
+    }
+}
+
+/// Two fields whose enum variants would collide (`a_b` and `a__b` are both `AB`).
+pub fn variants(fields: &[Field<'_>], errors: &mut Errors) {
+    for (i, field) in fields.iter().enumerate() {
+        let Some(wire) = &field.wire else { continue };
+        if let Some(first) = fields[..i]
+            .iter()
+            .find(|f| f.wire.as_ref().is_some_and(|w| w.variant == wire.variant))
+        {
+            errors.push(attr::error(
+                field.ident,
+                format!(
+                    "the fields `{}` and `{}` would both be the field enum variant `{}`; rename one of the fields",
+                    first.name, field.name, wire.variant
+                ),
+            ));
+        }
+    }
+}
+
+/// Checks one struct-level declaration and resolves its templates.
+pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Option<Declaration> {
+    let (attr_name, when, reveal, texts, make): (_, _, _, Vec<Template>, Box<dyn FnOnce(Vec<Text>) -> DeclKind>) =
+        match decl {
+            Decl::Rule(rule) => match rule.body {
+                Body::Text(template) => (
+                    rule.attr,
+                    rule.when,
+                    rule.reveal,
+                    vec![template],
+                    Box::new(|mut texts: Vec<Text>| DeclKind::Rule(texts.remove(0))),
+                ),
+                Body::Call(call) => (
+                    rule.attr,
+                    rule.when,
+                    rule.reveal,
+                    Vec::new(),
+                    Box::new(move |_| DeclKind::RuleCall(call)),
+                ),
+            },
+            Decl::Suggest(suggest) => match suggest.body {
+                SuggestBody::Pair(tool, reason) => (
+                    suggest.attr,
+                    suggest.when,
+                    suggest.reveal,
+                    vec![tool, reason],
+                    Box::new(|mut texts: Vec<Text>| {
+                        let reason = texts.remove(1);
+                        let tool = texts.remove(0);
+                        DeclKind::Suggest(tool, reason)
+                    }),
+                ),
+                SuggestBody::Call(call) => (
+                    suggest.attr,
+                    suggest.when,
+                    suggest.reveal,
+                    Vec::new(),
+                    Box::new(move |_| DeclKind::SuggestCall(call)),
+                ),
+            },
+            Decl::Ui(ui) => match ui.body {
+                UiBody::Call(call) => (
+                    ui.attr,
+                    ui.when,
+                    ui.reveal,
+                    Vec::new(),
+                    Box::new(move |_| DeclKind::UiCall(call)),
+                ),
+                UiBody::Markdown(template) => (
+                    ui.attr,
+                    ui.when,
+                    ui.reveal,
+                    vec![template],
+                    Box::new(|mut texts: Vec<Text>| DeclKind::Markdown(texts.remove(0))),
+                ),
+                UiBody::Summary(template) => (
+                    ui.attr,
+                    ui.when,
+                    ui.reveal,
+                    vec![template],
+                    Box::new(|mut texts: Vec<Text>| DeclKind::Summary(texts.remove(0))),
+                ),
+            },
+        };
+    let scope = match attr_name {
+        name::COLLECTION_RULE | name::COLLECTION_SUGGEST | name::COLLECTION_UI => Scope::Collection,
+        _ => Scope::Item,
+    };
+    let before = errors.is_empty();
+    let mut failed = false;
+    check_reveal(attr_name, scope, &reveal, &texts, fields, errors, &mut failed);
+    let mut resolved = Vec::with_capacity(texts.len());
+    for template in &texts {
+        match resolve(attr_name, scope, template, &reveal, fields) {
+            Ok(text) => resolved.push(text),
+            Err(error) => {
+                errors.push(error);
+                failed = true;
+            }
+        }
+    }
+    let _ = before;
+    if failed {
+        return None;
+    }
+    Some(Declaration {
+        scope,
+        when,
+        kind: make(resolved),
+    })
+}
+
+/// `reveal(...)` names hidden fields the template uses, in item declarations only.
+fn check_reveal(
+    attr_name: &str,
+    scope: Scope,
+    reveal: &[Ident],
+    texts: &[Template],
+    fields: &[Field<'_>],
+    errors: &mut Errors,
+    failed: &mut bool,
+) {
+    for ident in reveal {
+        let name = crate::ast::unraw(ident);
+        if scope == Scope::Collection {
+            errors.push(attr::error(
+                ident,
+                format!("`reveal` is not expected in `#[{attr_name}(...)]`: collection templates only use `{{n}}`; remove it"),
+            ));
+            *failed = true;
+            continue;
+        }
+        let Some(field) = fields.iter().find(|f| f.name == name) else {
+            errors.push(unknown_field(ident.span(), &name, fields));
+            *failed = true;
+            continue;
+        };
+        if field.redact.is_none() && field.wire.is_some() {
+            errors.push(attr::error(
+                ident,
+                format!("`{name}` is neither redacted nor skipped, so it needs no `reveal`; remove it from `reveal(...)`"),
+            ));
+            *failed = true;
+        } else if !texts.iter().any(|t| crate::ast::template_uses(t, &name)) {
+            errors.push(attr::error(
+                ident,
+                format!("`{name}` is revealed but the template does not use it; remove it from `reveal(...)`"),
+            ));
+            *failed = true;
+        }
+    }
+}
+
+fn unknown_field(span: Span, name: &str, fields: &[Field<'_>]) -> attr::Error {
+    let message = match did_you_mean(name, fields.iter().map(|f| f.name.as_str())) {
+        Some(close) => format!("the model has no field `{name}`; did you mean `{close}`?"),
+        None => format!(
+            "the model has no field `{name}`; templates name fields, like {}",
+            fields
+                .iter()
+                .take(3)
+                .map(|f| format!("`{{{}}}`", f.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    attr::error_at(span, message)
+}
+
+/// Resolves a template's placeholders against the fields (item scope) or `{n}` (collections).
+fn resolve(
+    attr_name: &str,
+    scope: Scope,
+    template: &Template,
+    reveal: &[Ident],
+    fields: &[Field<'_>],
+) -> Result<Text, attr::Error> {
+    if template.is_static() {
+        return Ok(Text::Static(template.static_text()));
+    }
+    let span = template.lit.span();
+    let mut parts = Vec::with_capacity(template.pieces.len());
+    for piece in &template.pieces {
+        match piece {
+            Piece::Text(text) => parts.push(Part::Lit(text.clone())),
+            Piece::Name(name) if scope == Scope::Collection => {
+                if name == "n" {
+                    parts.push(Part::Count);
+                } else {
+                    return Err(attr::error_at(
+                        span,
+                        format!("`{{{name}}}` is not available in `#[{attr_name}(...)]`: collection templates only use `{{n}}`, the number of shown items; read fields in a function with `call = ...`"),
+                    ));
+                }
+            }
+            Piece::Name(name) => {
+                let Some(index) = fields.iter().position(|f| f.name == *name) else {
+                    return Err(unknown_field(span, name, fields));
+                };
+                let field = &fields[index];
+                let revealed = reveal.iter().any(|r| crate::ast::unraw(r) == *name);
+                if !revealed {
+                    if field.redact.is_some() {
+                        return Err(attr::error_at(
+                            span,
+                            format!("this template would show the redacted field `{name}`; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"),
+                        ));
+                    }
+                    if field.wire.is_none() {
+                        return Err(attr::error_at(
+                            span,
+                            format!("this template would show `{name}`, which is never on the wire; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"),
+                        ));
+                    }
+                }
+                parts.push(Part::Field(index));
+            }
+        }
+    }
+    Ok(Text::Template(parts, span))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn did_you_mean_finds_close_names() {
+        assert_eq!(did_you_mean("due", ["id", "due_at", "status"]), None);
+        assert_eq!(did_you_mean("dueat", ["id", "due_at", "status"]), Some("due_at"));
+        assert_eq!(did_you_mean("stauts", ["id", "due_at", "status"]), Some("status"));
+        assert_eq!(did_you_mean("tex", ["text", "when"]), Some("text"));
+        assert_eq!(did_you_mean("zzz", ["text", "when"]), None);
+    }
+}
