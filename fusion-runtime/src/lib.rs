@@ -17,6 +17,7 @@
 //! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
 //! | [`description`] | tool descriptions, plain and TOON layouts (SPEC §10) |
 
+pub mod description;
 pub mod error;
 pub mod escape;
 pub mod json;
@@ -24,11 +25,10 @@ pub mod present;
 pub mod response;
 pub mod select;
 pub mod testing;
+pub mod toon;
 pub mod ui;
 pub mod view;
 pub mod wrap;
-pub mod toon;
-pub mod description;
 
 #[doc(hidden)]
 pub mod __private;
@@ -40,10 +40,10 @@ pub use present::{
 };
 pub use response::{ResponseBuilder, Suggestion, ToolResponse};
 pub use select::{FieldMask, Selection};
+pub use toon::{ToonError, toon_success};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
 pub use wrap::{IntoToolResponse, Json, StructuredError, WrapError, success, success_structured};
-pub use toon::{ToonError, toon_success};
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::Presenter;
