@@ -266,12 +266,14 @@ impl<'m, 'a> Gen<'m, 'a> {
                             quote!(&#p::censor_option(&self.#member, #text))
                         }
                         (Censor::Text(text), false) => quote!(#text),
-                        (Censor::With(with), true) => quote_spanned! {with.span()=>
-                            &#p::Option::map(#p::Option::as_ref(&self.#member), #with)
+                        // A direct call, so `&String` coerces to a censor taking `&str`.
+                        (Censor::With(with), true) => quote! {
+                            &#p::Option::map(
+                                #p::Option::as_ref(&self.#member),
+                                |__fusion_value| (#with)(__fusion_value),
+                            )
                         },
-                        (Censor::With(with), false) => quote_spanned! {with.span()=>
-                            &(#with)(&self.#member)
-                        },
+                        (Censor::With(with), false) => quote!(&(#with)(&self.#member)),
                     }
                 }
             };
@@ -288,7 +290,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                     writes.push(quote!(if #kept { #write }));
                 }
                 Some(skip_if) => {
-                    let skipped = quote_spanned!(skip_if.span()=> #skip_if(&self.#member));
+                    let skipped = quote!(#skip_if(&self.#member));
                     len.push(quote!(#p::usize::from(#kept && !#skipped)));
                     writes.push(quote! {
                         if #kept {
@@ -464,9 +466,11 @@ impl<'m, 'a> Gen<'m, 'a> {
             .map(|field| {
                 let member = field.ident;
                 let ty = field.ty;
-                quote_spanned! {ty.span()=>
-                    #p::embed::<#ty, #ctx>(&self.#member, __fusion_ctx, __fusion_sink);
-                }
+                // Only the function is spanned at the field's type (a type that is not a
+                // presenter is reported there); locals keep the call-site span, which
+                // `macro_rules!` hygiene would otherwise hide.
+                let embed = quote_spanned!(ty.span()=> #p::embed::<#ty, #ctx>);
+                quote!(#embed(&self.#member, __fusion_ctx, __fusion_sink);)
             })
             .collect();
         if !embeds.is_empty() {
@@ -493,9 +497,8 @@ impl<'m, 'a> Gen<'m, 'a> {
             Scope::Collection => (quote!([Self]), quote!(__fusion_items)),
         };
         let call = |f: &syn::Expr| {
-            quote_spanned! {f.span()=>
-                #p::call::<#target, #ctx, _, _, _>(&(#f), #value, __fusion_ctx)
-            }
+            let function = quote_spanned!(f.span()=> #p::call::<#target, #ctx, _, _, _>);
+            quote!(#function(&(#f), #value, __fusion_ctx))
         };
         let push = match &decl.kind {
             DeclKind::Rule(text) => {
@@ -531,9 +534,8 @@ impl<'m, 'a> Gen<'m, 'a> {
         match &decl.when {
             None => push,
             Some(when) => {
-                let guard = quote_spanned! {when.span()=>
-                    #p::when::<#target, #ctx, _, _>(&(#when), #value, __fusion_ctx)
-                };
+                let function = quote_spanned!(when.span()=> #p::when::<#target, #ctx, _, _>);
+                let guard = quote!(#function(&(#when), #value, __fusion_ctx));
                 quote!(if #guard { #push })
             }
         }
@@ -571,12 +573,14 @@ impl<'m, 'a> Gen<'m, 'a> {
                 Part::Field(index) => {
                     fmt.push_str("{}");
                     let member = self.model.fields[*index].ident;
-                    args.push(quote_spanned!(span=> &self.#member));
+                    let this = quote!(self);
+                    args.push(quote_spanned!(span=> &#this.#member));
                 }
                 Part::Count => {
                     fmt.push_str("{}");
                     debug_assert_eq!(scope, Scope::Collection);
-                    args.push(quote_spanned!(span=> <[Self]>::len(__fusion_items)));
+                    let items = quote!(__fusion_items);
+                    args.push(quote_spanned!(span=> <[Self]>::len(#items)));
                 }
             }
         }

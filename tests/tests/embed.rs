@@ -25,7 +25,7 @@ struct V6Order {
 }
 
 impl V6Order {
-    fn chart(&self) -> UiBlock {
+    fn chart(_: &Self) -> UiBlock {
         UiBlock::custom("echarts", "```echarts\n{}\n```")
     }
 }
@@ -297,7 +297,7 @@ struct Money {
 
 impl Money {
     fn currency_rule(&self, locale: &Locale) -> String {
-        format!("Amounts are in {}.", locale.currency)
+        format!("{} cents: amounts are in {}.", self.cents, locale.currency)
     }
 }
 
@@ -319,7 +319,7 @@ fn embedded_children_receive_the_context() {
         &response,
         &[
             "{\n  \"total\": {\n    \"cents\": 5\n  }\n}",
-            "<domain_rules>\n- Amounts are in EUR.\n</domain_rules>",
+            "<domain_rules>\n- 5 cents: amounts are in EUR.\n</domain_rules>",
         ],
     );
     let _: Vec<UiBlock> = vec![ui::markdown("unused")];

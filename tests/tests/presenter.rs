@@ -134,18 +134,18 @@ impl Scoped {
         format!("Invoice {} belongs to tenant {}.", self.id, tenant.name)
     }
 
-    fn is_admin(&self, tenant: &Tenant) -> bool {
+    fn is_admin(_: &Self, tenant: &Tenant) -> bool {
         tenant.admin
     }
 
     fn admin_suggestions(&self, tenant: &Tenant) -> Option<fusion_runtime::Suggestion> {
-        tenant
-            .admin
-            .then(|| fusion_runtime::Suggestion::new("billing.void_invoice", "Admins can void it"))
+        tenant.admin.then(|| {
+            fusion_runtime::Suggestion::new("billing.void_invoice", format!("Admins can void {}", self.id))
+        })
     }
 
     fn banner(&self, tenant: &Tenant) -> fusion_runtime::UiBlock {
-        ui::markdown(format!("Tenant: {}", tenant.name))
+        ui::markdown(format!("Tenant: {} (invoice {})", tenant.name, self.id))
     }
 
     fn count(items: &[Self], tenant: &Tenant) -> fusion_runtime::UiBlock {

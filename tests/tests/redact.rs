@@ -70,7 +70,7 @@ fn v40_redaction_after_selection() {
     );
 }
 
-fn mask_card(cc: &String) -> String {
+fn mask_card(cc: &str) -> String {
     format!("****-{}", &cc[cc.len() - 4..])
 }
 
@@ -130,7 +130,7 @@ struct Optionals {
 }
 
 impl Optionals {
-    fn last_two(phone: &String) -> String {
+    fn last_two(phone: &str) -> String {
         format!("…{}", &phone[phone.len() - 2..])
     }
 }

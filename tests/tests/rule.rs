@@ -51,7 +51,7 @@ struct OnlyDynamic {
 }
 
 impl OnlyDynamic {
-    fn dynamic(&self) -> &'static str {
+    fn dynamic(_: &Self) -> &'static str {
         "Should not appear"
     }
 }
@@ -122,19 +122,19 @@ struct Returns {
 }
 
 impl Returns {
-    fn borrowed(&self) -> &'static str {
+    fn borrowed(_: &Self) -> &'static str {
         "borrowed"
     }
     fn owned(&self) -> String {
         format!("owned {}", self.code)
     }
-    fn cow(&self) -> Cow<'static, str> {
+    fn cow(_: &Self) -> Cow<'static, str> {
         Cow::Borrowed("cow")
     }
     fn maybe(&self) -> Option<&'static str> {
         (self.code > 100).then_some("big code")
     }
-    fn several(&self) -> Vec<String> {
+    fn several(_: &Self) -> Vec<String> {
         vec!["first".to_owned(), "borrowed".to_owned(), "second".to_owned()]
     }
 }

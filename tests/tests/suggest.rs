@@ -25,7 +25,7 @@ impl Invoice {
         self.open
     }
 
-    fn one(&self) -> Suggestion {
+    fn one(_: &Self) -> Suggestion {
         Suggestion::new("billing.history", "See the history")
     }
 
@@ -91,7 +91,7 @@ struct Scoped {
 }
 
 impl Scoped {
-    fn enabled(&self, ctx: &Ctx) -> bool {
+    fn enabled(_: &Self, ctx: &Ctx) -> bool {
         !ctx.tool_prefix.is_empty()
     }
 

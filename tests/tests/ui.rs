@@ -59,7 +59,7 @@ impl Invoice {
         (self.status == "overdue").then(|| ui::markdown("**Overdue**"))
     }
 
-    fn several(&self) -> Vec<UiBlock> {
+    fn several(_: &Self) -> Vec<UiBlock> {
         vec![ui::markdown("first"), ui::markdown("first")]
     }
 

@@ -13,7 +13,10 @@ pub fn listing(response: &ToolResponse) -> String {
     };
     let mut out = format!("isError {is_error}");
     for (i, block) in response.blocks().iter().enumerate() {
-        out.push_str(&format!("\n--- [{i}]\n{block}"));
+        out.push_str("\n--- [");
+        out.push_str(&i.to_string());
+        out.push_str("]\n");
+        out.push_str(block);
     }
     out
 }
