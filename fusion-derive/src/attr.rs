@@ -47,11 +47,6 @@ impl Errors {
         }
     }
 
-    /// Whether no mistake was found.
-    pub fn is_empty(&self) -> bool {
-        self.first.is_none()
-    }
-
     /// The mistakes, if any.
     pub fn into_result(self) -> Result<()> {
         match self.first {
@@ -152,14 +147,45 @@ pub struct ContainerAttrs {
     pub serde: SerdeContainer,
 }
 
-/// One struct-level declaration.
-pub enum Decl {
-    /// `#[rule]` or `#[collection_rule]`.
-    Rule(RuleAttr),
-    /// `#[suggest]` or `#[collection_suggest]`.
-    Suggest(SuggestAttr),
-    /// `#[ui]` or `#[collection_ui]`.
-    Ui(UiAttr),
+/// One struct-level declaration: `#[rule]`, `#[suggest]`, `#[ui]` or a collection form.
+pub struct Decl {
+    /// Which attribute it came from (`rule`, `collection_ui`, ...).
+    pub attr: &'static str,
+    /// What it produces.
+    pub body: DeclBody,
+    /// `when = predicate`.
+    pub when: Option<Expr>,
+    /// `reveal(field, ...)`.
+    pub reveal: Vec<Ident>,
+}
+
+/// What a declaration produces, as written.
+pub enum DeclBody {
+    /// A rule text template.
+    RuleText(Template),
+    /// `#[rule(call = f)]`.
+    RuleCall(Expr),
+    /// `#[suggest(tool = "...", reason = "...")]` (both templates).
+    SuggestPair(Template, Template),
+    /// `#[suggest(call = f)]`.
+    SuggestCall(Expr),
+    /// `#[ui(f)]` or `#[ui(call = f)]`.
+    UiCall(Expr),
+    /// `#[ui(markdown = "...")]`.
+    UiMarkdown(Template),
+    /// `#[ui(summary = "...")]`.
+    UiSummary(Template),
+}
+
+impl DeclBody {
+    /// The templates of the declaration.
+    pub fn templates(&self) -> Vec<&Template> {
+        match self {
+            DeclBody::RuleText(t) | DeclBody::UiMarkdown(t) | DeclBody::UiSummary(t) => vec![t],
+            DeclBody::SuggestPair(tool, reason) => vec![tool, reason],
+            DeclBody::RuleCall(_) | DeclBody::SuggestCall(_) | DeclBody::UiCall(_) => Vec::new(),
+        }
+    }
 }
 
 /// `#[presenter(agent_limit = 50, context = AppCtx, name = "Invoice", crate = path,
@@ -212,68 +238,6 @@ impl Template {
         }
         out
     }
-}
-
-/// `#[rule("text", when = f, reveal(a))]`, `#[rule(call = f)]` (and `#[collection_rule]`).
-pub struct RuleAttr {
-    /// `rule` or `collection_rule`.
-    pub attr: &'static str,
-    /// What the rule says.
-    pub body: Body,
-    /// `when = predicate`.
-    pub when: Option<Expr>,
-    /// `reveal(field, ...)`.
-    pub reveal: Vec<Ident>,
-}
-
-/// A template or a function.
-pub enum Body {
-    /// A text template.
-    Text(Template),
-    /// `call = f`.
-    Call(Expr),
-}
-
-/// `#[suggest(tool = "...", reason = "...", when = f)]`, `#[suggest(call = f)]`.
-pub struct SuggestAttr {
-    /// `suggest` or `collection_suggest`.
-    pub attr: &'static str,
-    /// What the suggestion is.
-    pub body: SuggestBody,
-    /// `when = predicate`.
-    pub when: Option<Expr>,
-    /// `reveal(field, ...)`.
-    pub reveal: Vec<Ident>,
-}
-
-/// A fixed pair or a function.
-pub enum SuggestBody {
-    /// `tool = "...", reason = "..."` (both templates).
-    Pair(Template, Template),
-    /// `call = f`.
-    Call(Expr),
-}
-
-/// `#[ui(Self::gauge)]`, `#[ui(call = f)]`, `#[ui(markdown = "...")]`, `#[ui(summary = "...")]`.
-pub struct UiAttr {
-    /// `ui` or `collection_ui`.
-    pub attr: &'static str,
-    /// What the entry is.
-    pub body: UiBody,
-    /// `when = predicate`.
-    pub when: Option<Expr>,
-    /// `reveal(field, ...)`.
-    pub reveal: Vec<Ident>,
-}
-
-/// A function or a templated helper.
-pub enum UiBody {
-    /// `call = f` or a bare path.
-    Call(Expr),
-    /// `markdown = "template"`.
-    Markdown(Template),
-    /// `summary = "template"`.
-    Summary(Template),
 }
 
 /// The attributes of one field.
@@ -407,17 +371,17 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
             name::PRESENTER => presenter_opts(attr, &mut presenter_keys, &mut out.presenter, errors),
             name::RULE | name::COLLECTION_RULE => {
                 if let Some(rule) = errors.handle(rule(attr, static_name(&attr_name))) {
-                    out.decls.push(Decl::Rule(rule));
+                    out.decls.push(rule);
                 }
             }
             name::SUGGEST | name::COLLECTION_SUGGEST => {
                 if let Some(suggest) = errors.handle(suggest(attr, static_name(&attr_name))) {
-                    out.decls.push(Decl::Suggest(suggest));
+                    out.decls.push(suggest);
                 }
             }
             name::UI | name::COLLECTION_UI => {
                 if let Some(ui) = errors.handle(ui(attr, static_name(&attr_name))) {
-                    out.decls.push(Decl::Ui(ui));
+                    out.decls.push(ui);
                 }
             }
             name::SERDE => serde_container(attr, &mut out.serde, errors),
@@ -1064,7 +1028,7 @@ fn finish<T>(value: Option<T>, errors: Vec<Error>) -> Result<T> {
 }
 
 /// `#[rule]` / `#[collection_rule]`.
-fn rule(attr: &Attribute, attr_name: &'static str) -> Result<RuleAttr> {
+fn rule(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     let specs: &[Spec] = &[
         spec("text", Kind::Str, "text = \"...\""),
         spec("when", Kind::Callback, "when = Self::is_overdue"),
@@ -1089,7 +1053,7 @@ fn rule(attr: &Attribute, attr_name: &'static str) -> Result<RuleAttr> {
             None
         }
         (Some(text), None) => match template(&text) {
-            Ok(template) => Some(Body::Text(template)),
+            Ok(template) => Some(DeclBody::RuleText(template)),
             Err(error) => {
                 errors.push(error);
                 None
@@ -1099,7 +1063,7 @@ fn rule(attr: &Attribute, attr_name: &'static str) -> Result<RuleAttr> {
             if let Some(span) = reveal_span {
                 errors.push(conflict(attr_name, "`reveal`", "`call`", span));
             }
-            Some(Body::Call(call))
+            Some(DeclBody::RuleCall(call))
         }
         (None, None) => {
             if errors.is_empty() {
@@ -1113,7 +1077,7 @@ fn rule(attr: &Attribute, attr_name: &'static str) -> Result<RuleAttr> {
         }
     };
     finish(
-        body.map(|body| RuleAttr {
+        body.map(|body| Decl {
             attr: attr_name,
             body,
             when,
@@ -1130,7 +1094,7 @@ fn conflict(attr: &str, a: &str, b: &str, span: Span) -> Error {
 }
 
 /// `#[suggest]` / `#[collection_suggest]`.
-fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<SuggestAttr> {
+fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     let specs: &[Spec] = &[
         spec("tool", Kind::Str, "tool = \"billing.remind\""),
         spec("reason", Kind::Str, "reason = \"Send a payment reminder\""),
@@ -1162,13 +1126,13 @@ fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<SuggestAttr> {
             if let Some(span) = reveal_span {
                 errors.push(conflict(attr_name, "`reveal`", "`call`", span));
             }
-            Some(SuggestBody::Call(call))
+            Some(DeclBody::SuggestCall(call))
         }
         (None, Some(tool), Some(reason)) => {
             let tool = template(&tool);
             let reason = template(&reason);
             match (tool, reason) {
-                (Ok(tool), Ok(reason)) => Some(SuggestBody::Pair(tool, reason)),
+                (Ok(tool), Ok(reason)) => Some(DeclBody::SuggestPair(tool, reason)),
                 (tool, reason) => {
                     errors.extend(tool.err());
                     errors.extend(reason.err());
@@ -1189,7 +1153,7 @@ fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<SuggestAttr> {
         }
     };
     finish(
-        body.map(|body| SuggestAttr {
+        body.map(|body| Decl {
             attr: attr_name,
             body,
             when,
@@ -1200,7 +1164,7 @@ fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<SuggestAttr> {
 }
 
 /// `#[ui]` / `#[collection_ui]`.
-fn ui(attr: &Attribute, attr_name: &'static str) -> Result<UiAttr> {
+fn ui(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     let specs: &[Spec] = &[
         spec("call", Kind::Callback, "call = Self::gauge"),
         spec("markdown", Kind::Str, "markdown = \"Client: {name}\""),
@@ -1239,17 +1203,17 @@ fn ui(attr: &Attribute, attr_name: &'static str) -> Result<UiAttr> {
     let reveal_span = args.has("reveal");
     let reveal = args.idents("reveal");
     let when = args.expr("when");
-    let mut bodies: Vec<(String, Span, UiBody)> = Vec::new();
+    let mut bodies: Vec<(String, Span, DeclBody)> = Vec::new();
     if let Some(call) = positional {
-        bodies.push(("a function path".to_owned(), call.span(), UiBody::Call(call)));
+        bodies.push(("a function path".to_owned(), call.span(), DeclBody::UiCall(call)));
     }
     let call_span = args.has("call");
     if let Some(call) = args.expr("call") {
-        bodies.push(("`call`".to_owned(), call_span.unwrap_or(call.span()), UiBody::Call(call)));
+        bodies.push(("`call`".to_owned(), call_span.unwrap_or(call.span()), DeclBody::UiCall(call)));
     }
     for (key, make) in [
-        ("markdown", UiBody::Markdown as fn(Template) -> UiBody),
-        ("summary", UiBody::Summary as fn(Template) -> UiBody),
+        ("markdown", DeclBody::UiMarkdown as fn(Template) -> DeclBody),
+        ("summary", DeclBody::UiSummary as fn(Template) -> DeclBody),
     ] {
         let span = args.has(key);
         if let Some(lit) = args.str(key) {
@@ -1263,7 +1227,7 @@ fn ui(attr: &Attribute, attr_name: &'static str) -> Result<UiAttr> {
         errors.push(conflict(attr_name, &bodies[0].0, &bodies[1].0, bodies[1].1));
     }
     let body = bodies.into_iter().next().map(|(_, _, body)| body);
-    if let (Some(UiBody::Call(_)), Some(span)) = (&body, reveal_span) {
+    if let (Some(DeclBody::UiCall(_)), Some(span)) = (&body, reveal_span) {
         errors.push(conflict(attr_name, "`reveal`", "a function", span));
     }
     if body.is_none() && errors.is_empty() {
@@ -1274,7 +1238,7 @@ fn ui(attr: &Attribute, attr_name: &'static str) -> Result<UiAttr> {
         );
     }
     finish(
-        body.map(|body| UiAttr {
+        body.map(|body| Decl {
             attr: attr_name,
             body,
             when,

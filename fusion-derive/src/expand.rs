@@ -9,7 +9,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Ident, LitStr, WherePredicate};
 
-use crate::ast::{DeclKind, Declaration, Model, Part, Scope, Text};
+use crate::ast::{DeclKind, Declaration, Field, Model, Part, Scope, Text, Wire};
 use crate::attr::Censor;
 
 /// Everything the derive generates for one model.
@@ -45,10 +45,10 @@ struct Gen<'m, 'a> {
 impl<'m, 'a> Gen<'m, 'a> {
     fn new(model: &'m Model<'a>) -> Self {
         let krate = &model.krate;
-        let ctx = match &model.context {
-            Some(ty) => quote!(#ty),
-            None => quote!(__FusionCtx),
-        };
+        let ctx = model
+            .context
+            .as_ref()
+            .map_or_else(|| quote!(__FusionCtx), |ty| quote!(#ty));
         Gen {
             model,
             p: quote!(#krate::__private),
@@ -123,10 +123,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         let mut add = |text: &Text| {
             if let Text::Template(parts, _) = text {
                 for part in parts {
-                    if let Part::Field(index) = part {
-                        if !out.contains(index) {
-                            out.push(*index);
-                        }
+                    if let Part::Field(index) = part
+                        && !out.contains(index)
+                    {
+                        out.push(*index);
                     }
                 }
             }
@@ -249,59 +249,13 @@ impl<'m, 'a> Gen<'m, 'a> {
         let mut writes = Vec::new();
         let mut reads = Vec::new();
         for (field, wire) in self.model.wire_fields() {
-            let member = field.ident;
-            let index = wire.index;
-            let wire_name = &wire.name;
-            let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
-            let value = match &field.redact {
-                None => quote!(&self.#member),
-                Some(censor) => {
-                    reads.push(quote!(let _ = &self.#member;));
-                    match (censor, field.is_option) {
-                        (Censor::Default, true) => {
-                            quote!(&#p::censor_option(&self.#member, #p::REDACTED))
-                        }
-                        (Censor::Default, false) => quote!(#p::REDACTED),
-                        (Censor::Text(text), true) => {
-                            quote!(&#p::censor_option(&self.#member, #text))
-                        }
-                        (Censor::Text(text), false) => quote!(#text),
-                        // A direct call, so `&String` coerces to a censor taking `&str`.
-                        (Censor::With(with), true) => quote! {
-                            &#p::Option::map(
-                                #p::Option::as_ref(&self.#member),
-                                |__fusion_value| (#with)(__fusion_value),
-                            )
-                        },
-                        (Censor::With(with), false) => quote!(&(#with)(&self.#member)),
-                    }
-                }
-            };
-            let write = quote! {
-                #p::serde::ser::SerializeStruct::serialize_field(
-                    &mut __fusion_state,
-                    #wire_name,
-                    #value,
-                )?;
-            };
-            match &wire.skip_if {
-                None => {
-                    len.push(quote!(#p::usize::from(#kept)));
-                    writes.push(quote!(if #kept { #write }));
-                }
-                Some(skip_if) => {
-                    let skipped = quote!(#skip_if(&self.#member));
-                    len.push(quote!(#p::usize::from(#kept && !#skipped)));
-                    writes.push(quote! {
-                        if #kept {
-                            if #skipped {
-                                #p::serde::ser::SerializeStruct::skip_field(&mut __fusion_state, #wire_name)?;
-                            } else {
-                                #write
-                            }
-                        }
-                    });
-                }
+            let (count, write) = self.field_write(field, wire);
+            len.push(count);
+            writes.push(write);
+            if field.redact.is_some() {
+                // A redacted field is otherwise never read by the expansion.
+                let member = field.ident;
+                reads.push(quote!(let _ = &self.#member;));
             }
         }
         let mask_param = if writes.is_empty() {
@@ -342,6 +296,55 @@ impl<'m, 'a> Gen<'m, 'a> {
                     #(#writes)*
                     #p::serde::ser::SerializeStruct::end(__fusion_state)
                 }
+            }
+        }
+    }
+
+    /// One member of the wire writer: its count in the struct length and its write.
+    fn field_write(&self, field: &Field<'_>, wire: &Wire) -> (TokenStream, TokenStream) {
+        let p = &self.p;
+        let member = field.ident;
+        let index = wire.index;
+        let wire_name = &wire.name;
+        let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
+        let value = match (&field.redact, field.is_option) {
+            (None, _) => quote!(&self.#member),
+            (Some(Censor::Default), true) => quote!(&#p::censor_option(&self.#member, #p::REDACTED)),
+            (Some(Censor::Default), false) => quote!(#p::REDACTED),
+            (Some(Censor::Text(text)), true) => quote!(&#p::censor_option(&self.#member, #text)),
+            (Some(Censor::Text(text)), false) => quote!(#text),
+            // A direct call, so `&String` coerces to a censor taking `&str`.
+            (Some(Censor::With(with)), true) => quote! {
+                &#p::Option::map(
+                    #p::Option::as_ref(&self.#member),
+                    |__fusion_value| (#with)(__fusion_value),
+                )
+            },
+            (Some(Censor::With(with)), false) => quote!(&(#with)(&self.#member)),
+        };
+        let write = quote! {
+            #p::serde::ser::SerializeStruct::serialize_field(
+                &mut __fusion_state,
+                #wire_name,
+                #value,
+            )?;
+        };
+        match &wire.skip_if {
+            None => (quote!(#p::usize::from(#kept)), quote!(if #kept { #write })),
+            Some(skip_if) => {
+                let skipped = quote!(#skip_if(&self.#member));
+                (
+                    quote!(#p::usize::from(#kept && !#skipped)),
+                    quote! {
+                        if #kept {
+                            if #skipped {
+                                #p::serde::ser::SerializeStruct::skip_field(&mut __fusion_state, #wire_name)?;
+                            } else {
+                                #write
+                            }
+                        }
+                    },
+                )
             }
         }
     }
@@ -388,73 +391,35 @@ impl<'m, 'a> Gen<'m, 'a> {
             items.push(quote!(const STATIC_RULES: &'static [&'static #p::str] = &[#(#static_rules),*];));
         }
 
-        let item = |filter: fn(&DeclKind) -> bool| -> Vec<TokenStream> {
-            self.model
-                .decls(Scope::Item)
+        let vec_ui = quote!(#p::Vec<#p::UiBlock>);
+        let rules = quote!(#p::Rules);
+        let suggestions = quote!(#p::Suggestions);
+        let methods: [Method<'_>; 6] = [
+            ("item_ui", Scope::Item, is_ui, &vec_ui),
+            ("item_rules", Scope::Item, is_rule, &rules),
+            ("item_suggestions", Scope::Item, is_suggestion, &suggestions),
+            ("collection_ui", Scope::Collection, is_ui, &vec_ui),
+            ("collection_rules", Scope::Collection, is_rule, &rules),
+            ("collection_suggestions", Scope::Collection, is_suggestion, &suggestions),
+        ];
+        for (name, scope, filter, out) in methods {
+            let body: Vec<TokenStream> = self
+                .model
+                .decls(scope)
                 .filter(|d| filter(&d.kind) && d.static_item_rule().is_none())
                 .map(|d| self.declaration(d))
-                .collect()
-        };
-        let collection = |filter: fn(&DeclKind) -> bool| -> Vec<TokenStream> {
-            self.model
-                .decls(Scope::Collection)
-                .filter(|d| filter(&d.kind))
-                .map(|d| self.declaration(d))
-                .collect()
-        };
-        let item_ui = item(is_ui);
-        if !item_ui.is_empty() {
+                .collect();
+            if body.is_empty() {
+                continue;
+            }
+            let name = format_ident!("{name}");
+            let receiver = match scope {
+                Scope::Item => quote!(&self),
+                Scope::Collection => quote!(__fusion_items: &[Self]),
+            };
             items.push(quote! {
-                fn item_ui(&self, __fusion_ctx: &#ctx, __fusion_out: &mut #p::Vec<#p::UiBlock>) {
-                    #(#item_ui)*
-                }
-            });
-        }
-        let item_rules = item(is_rule);
-        if !item_rules.is_empty() {
-            items.push(quote! {
-                fn item_rules(&self, __fusion_ctx: &#ctx, __fusion_out: &mut #p::Rules) {
-                    #(#item_rules)*
-                }
-            });
-        }
-        let item_suggestions = item(is_suggestion);
-        if !item_suggestions.is_empty() {
-            items.push(quote! {
-                fn item_suggestions(&self, __fusion_ctx: &#ctx, __fusion_out: &mut #p::Suggestions) {
-                    #(#item_suggestions)*
-                }
-            });
-        }
-        let collection_ui = collection(is_ui);
-        if !collection_ui.is_empty() {
-            items.push(quote! {
-                fn collection_ui(
-                    __fusion_items: &[Self],
-                    __fusion_ctx: &#ctx,
-                    __fusion_out: &mut #p::Vec<#p::UiBlock>,
-                ) {
-                    #(#collection_ui)*
-                }
-            });
-        }
-        let collection_rules = collection(is_rule);
-        if !collection_rules.is_empty() {
-            items.push(quote! {
-                fn collection_rules(__fusion_items: &[Self], __fusion_ctx: &#ctx, __fusion_out: &mut #p::Rules) {
-                    #(#collection_rules)*
-                }
-            });
-        }
-        let collection_suggestions = collection(is_suggestion);
-        if !collection_suggestions.is_empty() {
-            items.push(quote! {
-                fn collection_suggestions(
-                    __fusion_items: &[Self],
-                    __fusion_ctx: &#ctx,
-                    __fusion_out: &mut #p::Suggestions,
-                ) {
-                    #(#collection_suggestions)*
+                fn #name(#receiver, __fusion_ctx: &#ctx, __fusion_out: &mut #out) {
+                    #(#body)*
                 }
             });
         }
@@ -649,6 +614,9 @@ pub fn inherent(input: &syn::DeriveInput, p: &TokenStream, generics: &Generics) 
         }
     }
 }
+
+/// One `Presenter` method: its name, scope, which declarations it runs and its output list.
+type Method<'t> = (&'static str, Scope, fn(&DeclKind) -> bool, &'t TokenStream);
 
 fn is_ui(kind: &DeclKind) -> bool {
     matches!(

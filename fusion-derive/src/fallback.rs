@@ -75,10 +75,10 @@ fn runtime_path(input: &DeriveInput) -> syn::Path {
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("presenter")) {
         let _ = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("crate") {
-                if let Ok(value) = meta.value() {
-                    if let Ok(path) = value.parse::<syn::Path>() {
-                        found = Some(path);
-                    }
+                if let Ok(value) = meta.value()
+                    && let Ok(path) = value.parse::<syn::Path>()
+                {
+                    found = Some(path);
                 }
             } else if meta.input.peek(syn::Token![=]) {
                 let _: syn::Expr = meta.value()?.parse()?;
@@ -102,10 +102,10 @@ fn field_enum(input: &DeriveInput, p: &TokenStream) -> Option<(Ident, TokenStrea
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("presenter")) {
         let _ = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("field_enum") {
-                if let Ok(value) = meta.value() {
-                    if let Ok(ident) = value.parse::<Ident>() {
-                        name = ident;
-                    }
+                if let Ok(value) = meta.value()
+                    && let Ok(ident) = value.parse::<Ident>()
+                {
+                    name = ident;
                 }
             } else if meta.input.peek(syn::Token![=]) {
                 let _: syn::Expr = meta.value()?.parse()?;

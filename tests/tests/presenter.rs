@@ -208,10 +208,10 @@ fn field_enum_and_crate_options() {
 
 /// A generic model with a lifetime, an embedded generic list and a generic templated field.
 #[derive(Presenter)]
-#[rule("Page {page} of results.")]
+#[rule("Page {number} of results.")]
 struct Page<'a, T, P: std::fmt::Display> {
     title: &'a str,
-    page: P,
+    number: P,
     #[embed]
     items: Vec<T>,
 }
@@ -227,14 +227,14 @@ fn generics_and_lifetimes() {
     let title = String::from("Rows");
     let page = Page {
         title: &title,
-        page: 3_u8,
+        number: 3_u8,
         items: vec![Row { n: 1 }, Row { n: 2 }],
     };
     let response = page.present().build().unwrap();
     assert_blocks(
         &response,
         &[
-            "{\n  \"title\": \"Rows\",\n  \"page\": 3,\n  \"items\": [\n    {\n      \"n\": 1\n    },\n    {\n      \"n\": 2\n    }\n  ]\n}",
+            "{\n  \"title\": \"Rows\",\n  \"number\": 3,\n  \"items\": [\n    {\n      \"n\": 1\n    },\n    {\n      \"n\": 2\n    }\n  ]\n}",
             "<domain_rules>\n- Rows are read-only.\n</domain_rules>",
             "<domain_rules>\n- Page 3 of results.\n</domain_rules>",
         ],
