@@ -39,8 +39,8 @@ pub struct Field<'a> {
     pub name: String,
     /// How the field is written, or `None` when it is never on the wire.
     pub wire: Option<Wire>,
-    /// `#[embed]`: the span of the attribute.
-    pub embed: Option<Span>,
+    /// Whether the field is `#[embed]`.
+    pub embed: bool,
     /// `#[redact]`: the censor.
     pub redact: Option<Censor>,
     /// Whether the type is written `Option<...>` (a `None` stays `null` when redacted).
@@ -270,7 +270,7 @@ fn fields<'a>(
             ty: &field.ty,
             name,
             wire,
-            embed: attrs.embed,
+            embed: attrs.embed.is_some(),
             redact: attrs.redact.map(|r| r.censor),
             is_option: is_option(&field.ty),
         });

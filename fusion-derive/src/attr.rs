@@ -247,16 +247,16 @@ pub struct FieldAttrs {
     pub skip: Option<Span>,
     /// `#[redact(...)]`.
     pub redact: Option<RedactAttr>,
-    /// `#[embed]`, with its span.
-    pub embed: Option<Span>,
+    /// `#[embed]`, kept for spans.
+    pub embed: Option<Attribute>,
     /// `#[serde(...)]` options that change the wire.
     pub serde: SerdeField,
 }
 
 /// `#[redact]`, `#[redact(censor = "***")]`, `#[redact(with = path)]`.
 pub struct RedactAttr {
-    /// The attribute's span.
-    pub span: Span,
+    /// The attribute, for spans.
+    pub attr: Attribute,
     /// Which censor.
     pub censor: Censor,
 }
@@ -410,17 +410,17 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
                 }
             }
             name::REDACT => {
-                if let Some(first) = &out.redact {
-                    errors.push(duplicate_attr(attr, name::REDACT, first.span));
+                if out.redact.is_some() {
+                    errors.push(duplicate_attr(attr, name::REDACT));
                 } else if let Some(redact) = errors.handle(redact(attr)) {
                     out.redact = Some(redact);
                 }
             }
             name::EMBED => {
                 if out.embed.is_some() {
-                    errors.push(duplicate_attr(attr, name::EMBED, Span::call_site()));
+                    errors.push(duplicate_attr(attr, name::EMBED));
                 } else if errors.handle(embed(attr)).is_some() {
-                    out.embed = Some(attr.span());
+                    out.embed = Some(attr.clone());
                 }
             }
             name::SERDE => serde_field(attr, &mut out.serde, errors),
@@ -455,7 +455,7 @@ fn misplaced(attr: &Attribute, attr_name: &str, place: Place) -> Error {
 }
 
 /// "duplicate `#[redact]` on this field; keep only one".
-fn duplicate_attr(attr: &Attribute, attr_name: &str, _first: Span) -> Error {
+fn duplicate_attr(attr: &Attribute, attr_name: &str) -> Error {
     error(attr, format!(
         "duplicate `#[{attr_name}]` on this field; keep only one"
     ))
@@ -470,7 +470,7 @@ fn list(attr: &Attribute, attr_name: &str, example: &str) -> Result<Vec<NestedMe
                 "`#[{attr_name}(...)]` cannot be read: {e}; write `{example}`"
             ))
         }),
-        Meta::NameValue(nv) => Err(error(nv.eq_token, format!(
+        Meta::NameValue(nv) => Err(error(&nv.value, format!(
             "`#[{attr_name} = ...]` is not a form of `#[{attr_name}]`; write `{example}`"
         ))),
     }
@@ -671,8 +671,8 @@ fn unknown_key(attr: &str, key: &Ident, specs: &[Spec]) -> Error {
 fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
     let key = spec.name;
     let example = spec.example;
-    let wrong = |what: &str, at: &dyn ToTokensSpan| {
-        error_at(at.span_of(), format!("`{key}` expects {what}; write `{example}`"))
+    let wrong = |what: &str, at: &dyn ToTokens| {
+        error(at, format!("`{key}` expects {what}; write `{example}`"))
     };
     match (spec.kind, meta) {
         (Kind::Flag, Meta::Path(path)) => Ok(Value::Flag(path.span())),
@@ -687,11 +687,11 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                 Ok(idents) if !idents.is_empty() => {
                     Ok(Value::Idents(idents.into_iter().collect()))
                 }
-                Ok(_) => Err(wrong("field names", &list.path.span())),
-                Err(_) => Err(wrong("field names", &list.tokens.span())),
+                Ok(_) => Err(wrong("field names", &list.path)),
+                Err(_) => Err(wrong("field names", &list.tokens)),
             }
         }
-        (Kind::Idents, other) => Err(wrong("a list of field names", &other.span())),
+        (Kind::Idents, other) => Err(wrong("a list of field names", &other)),
         (_, Meta::Path(path)) => Err(error(path, format!(
             "`{key}` needs a value; write `{example}`"
         ))),
@@ -705,7 +705,7 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                     Expr::Lit(syn::ExprLit {
                         lit: Lit::Str(lit), ..
                     }) => Ok(Value::Str(lit.clone())),
-                    other => Err(wrong("a string", &other.span())),
+                    other => Err(wrong("a string", &other)),
                 },
                 Kind::Int => match expr {
                     Expr::Lit(syn::ExprLit {
@@ -713,8 +713,8 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                     }) => lit
                         .base10_parse::<usize>()
                         .map(|n| Value::Int(n, lit.span()))
-                        .map_err(|_| wrong("a non-negative integer", &lit.span())),
-                    other => Err(wrong("a non-negative integer", &other.span())),
+                        .map_err(|_| wrong("a non-negative integer", &lit)),
+                    other => Err(wrong("a non-negative integer", &other)),
                 },
                 Kind::Type => match expr {
                     Expr::Path(path) if path.qself.is_none() => Ok(Value::Type(Type::Path(
@@ -728,13 +728,13 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                     }) => lit
                         .parse::<Type>()
                         .map(Value::Type)
-                        .map_err(|_| wrong("a type", &lit.span())),
-                    other => Err(wrong("a type", &other.span())),
+                        .map_err(|_| wrong("a type", &lit)),
+                    other => Err(wrong("a type", &other)),
                 },
                 Kind::Callback => match expr {
-                    Expr::Lit(lit) => Err(wrong("a function", &lit.span())),
+                    Expr::Lit(lit) => Err(wrong("a function", &lit)),
                     Expr::Path(_) | Expr::Closure(_) => Ok(Value::Expr(expr.clone())),
-                    other => Err(wrong("a function path or a closure", &other.span())),
+                    other => Err(wrong("a function path or a closure", &other)),
                 },
                 Kind::Path => match expr {
                     Expr::Path(path) if path.qself.is_none() => Ok(Value::Path(path.path.clone())),
@@ -743,13 +743,13 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                     }) => lit
                         .parse::<Path>()
                         .map(Value::Path)
-                        .map_err(|_| wrong("a path", &lit.span())),
-                    other => Err(wrong("a path", &other.span())),
+                        .map_err(|_| wrong("a path", &lit)),
+                    other => Err(wrong("a path", &other)),
                 },
                 Kind::Ident => match expr {
                     Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
                         Ok(Value::Ident(path.path.get_ident().cloned().ok_or_else(|| {
-                            wrong("a name", &path.span())
+                            wrong("a name", &path)
                         })?))
                     }
                     Expr::Lit(syn::ExprLit {
@@ -757,23 +757,12 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                     }) => lit
                         .parse::<Ident>()
                         .map(Value::Ident)
-                        .map_err(|_| wrong("a name", &lit.span())),
-                    other => Err(wrong("a name", &other.span())),
+                        .map_err(|_| wrong("a name", &lit)),
+                    other => Err(wrong("a name", &other)),
                 },
-                Kind::Flag | Kind::Idents => Err(wrong("something else", &nv.span())),
+                Kind::Flag | Kind::Idents => Err(wrong("something else", &nv)),
             }
         }
-    }
-}
-
-/// Anything with a span, for the `wrong` closure above.
-trait ToTokensSpan {
-    fn span_of(&self) -> Span;
-}
-
-impl ToTokensSpan for Span {
-    fn span_of(&self) -> Span {
-        *self
     }
 }
 
@@ -1279,7 +1268,7 @@ fn redact(attr: &Attribute) -> Result<RedactAttr> {
     };
     finish(
         Some(RedactAttr {
-            span: attr.span(),
+            attr: attr.clone(),
             censor,
         }),
         errors,
@@ -1337,6 +1326,12 @@ const SERDE_UNSUPPORTED_FIELD: &[(&str, &str)] = &[
     ("with", "use `#[redact(with = path)]` to replace the value, or change the field's type"),
     ("getter", "derive `Presenter` on a local struct instead"),
 ];
+
+/// Whether `key` is one of serde's field attributes.
+fn is_serde_field_key(key: &str) -> bool {
+    ["skip", "skip_serializing", "skip_serializing_if", "alias", "flatten", "serialize_with", "with", "getter", "skip_deserializing", "deserialize_with", "borrow"]
+        .contains(&key)
+}
 
 /// Consumes the value of a serde key we do not read (`= expr` or `(...)`).
 fn skip_serde_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
@@ -1420,6 +1415,11 @@ fn serde_container(attr: &Attribute, out: &mut SerdeContainer, errors: &mut Erro
                 if let Some((_, fix)) = SERDE_UNSUPPORTED_CONTAINER.iter().find(|(k, _)| *k == other)
                 {
                     local.push(serde_unsupported(&key, fix));
+                } else if is_serde_field_key(other) {
+                    local.push(error(
+                        &key,
+                        format!("`{other}` is a serde field attribute; put `#[serde({other} ...)]` on a field"),
+                    ));
                 } else if !SERDE_IGNORED_CONTAINER.contains(&other) {
                     let mut known: Vec<&str> = vec!["rename", "rename_all"];
                     known.extend(SERDE_IGNORED_CONTAINER);
@@ -1468,6 +1468,11 @@ fn serde_field(attr: &Attribute, out: &mut SerdeField, errors: &mut Errors) {
             other => {
                 if let Some((_, fix)) = SERDE_UNSUPPORTED_FIELD.iter().find(|(k, _)| *k == other) {
                     local.push(serde_unsupported(&key, fix));
+                } else if other == "rename_all" || other == "deny_unknown_fields" {
+                    local.push(error(
+                        &key,
+                        format!("`{other}` is a serde container attribute; put `#[serde({other} ...)]` on the struct"),
+                    ));
                 } else if !SERDE_IGNORED_FIELD.contains(&other) {
                     let mut known: Vec<&str> =
                         vec!["rename", "skip", "skip_serializing", "skip_serializing_if"];

@@ -102,7 +102,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
         let mut predicates: Vec<WherePredicate> = Vec::new();
         for field in &self.model.fields {
-            if field.embed.is_some() && crate::ast::mentions(field.ty, &self.params) {
+            if field.embed && crate::ast::mentions(field.ty, &self.params) {
                 let ty = field.ty;
                 predicates.push(syn::parse_quote!(#ty: #p::Embed<#ctx>));
             }
@@ -427,7 +427,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             .model
             .fields
             .iter()
-            .filter(|f| f.embed.is_some())
+            .filter(|f| f.embed)
             .map(|field| {
                 let member = field.ident;
                 let ty = field.ty;
@@ -461,32 +461,31 @@ impl<'m, 'a> Gen<'m, 'a> {
             Scope::Item => (quote!(Self), quote!(self)),
             Scope::Collection => (quote!([Self]), quote!(__fusion_items)),
         };
-        let call = |f: &syn::Expr| {
-            let function = quote_spanned!(f.span()=> #p::call::<#target, #ctx, _, _, _>);
-            quote!(#function(&(#f), #value, __fusion_ctx))
+        // Callback calls are spanned at the callback, so a callback of the wrong shape or
+        // return type is reported there; locals keep the call-site span (`macro_rules!`
+        // hygiene would hide them otherwise).
+        let out = quote!(__fusion_out);
+        let ctx_local = quote!(__fusion_ctx);
+        let call = |f: &syn::Expr, push: TokenStream| {
+            let p = respan(p, f.span());
+            let push = respan(&push, f.span());
+            quote_spanned! {f.span()=>
+                #p::#push(#out, #p::call::<#target, #ctx, _, _, _>(&(#f), #value, #ctx_local));
+            }
         };
         let push = match &decl.kind {
             DeclKind::Rule(text) => {
                 let text = self.cow(text, decl.scope);
                 quote!(__fusion_out.push(#text);)
             }
-            DeclKind::RuleCall(f) => {
-                let result = call(f);
-                quote!(#p::push_rules(__fusion_out, #result);)
-            }
+            DeclKind::RuleCall(f) => call(f, quote!(push_rules)),
             DeclKind::Suggest(tool, reason) => {
                 let tool = self.text(tool, decl.scope);
                 let reason = self.text(reason, decl.scope);
                 quote!(__fusion_out.push(#p::Suggestion::new(#tool, #reason));)
             }
-            DeclKind::SuggestCall(f) => {
-                let result = call(f);
-                quote!(#p::push_suggestions(__fusion_out, #result);)
-            }
-            DeclKind::UiCall(f) => {
-                let result = call(f);
-                quote!(#p::push_ui(__fusion_out, #result);)
-            }
+            DeclKind::SuggestCall(f) => call(f, quote!(push_suggestions)),
+            DeclKind::UiCall(f) => call(f, quote!(push_ui)),
             DeclKind::Markdown(text) => {
                 let text = self.text(text, decl.scope);
                 quote!(__fusion_out.push(#p::ui_markdown(#text));)
@@ -499,8 +498,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         match &decl.when {
             None => push,
             Some(when) => {
-                let function = quote_spanned!(when.span()=> #p::when::<#target, #ctx, _, _>);
-                let guard = quote!(#function(&(#when), #value, __fusion_ctx));
+                let p = respan(p, when.span());
+                let guard = quote_spanned! {when.span()=>
+                    #p::when::<#target, #ctx, _, _>(&(#when), #value, #ctx_local)
+                };
                 quote!(if #guard { #push })
             }
         }
@@ -537,9 +538,12 @@ impl<'m, 'a> Gen<'m, 'a> {
                 Part::Lit(text) => fmt.push_str(&text.replace('{', "{{").replace('}', "}}")),
                 Part::Field(index) => {
                     fmt.push_str("{}");
-                    let member = self.model.fields[*index].ident;
-                    let this = quote!(self);
-                    args.push(quote_spanned!(span=> &#this.#member));
+                    let field = &self.model.fields[*index];
+                    let member = field.ident;
+                    let ty = field.ty;
+                    let ty = respan(&quote!(#ty), span);
+                    let p = respan(p, span);
+                    args.push(quote!(#p::display::<#ty>(&self.#member)));
                 }
                 Part::Count => {
                     fmt.push_str("{}");
@@ -613,6 +617,25 @@ pub fn inherent(input: &syn::DeriveInput, p: &TokenStream, generics: &Generics) 
             }
         }
     }
+}
+
+/// `tokens` with every span set to `span`, so an error in a generated call points at the user's
+/// tokens rather than at the derive. Only for paths (never locals: hygiene).
+fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
+    tokens
+        .clone()
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(group) = &tt {
+                let mut inner = proc_macro2::Group::new(group.delimiter(), respan(&group.stream(), span));
+                inner.set_span(span);
+                tt = proc_macro2::TokenTree::Group(inner);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
 }
 
 /// One `Presenter` method: its name, scope, which declarations it runs and its output list.

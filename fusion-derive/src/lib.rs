@@ -42,3 +42,4 @@ fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
         Err(errors) => fallback::fallback(input, &errors),
     }
 }
+

@@ -43,15 +43,14 @@ fn levenshtein(a: &str, b: &str) -> usize {
 /// Field attributes that contradict each other.
 pub fn field_combinations(attrs: &FieldAttrs, errors: &mut Errors) {
     let skip = attrs.skip.or(attrs.serde.skip);
-    if let (Some(skip), Some(redact)) = (skip, &attrs.redact) {
-        errors.push(attr::error_at(
-            redact.span,
+    if let (Some(_), Some(redact)) = (skip, &attrs.redact) {
+        errors.push(attr::error(
+            &redact.attr,
             "`#[redact]` has no effect on a field that is never on the wire; remove `#[redact]` or the skip",
         ));
-        let _ = skip;
     }
-    if let (Some(_), Some(embed)) = (skip, attrs.embed) {
-        errors.push(attr::error_at(
+    if let (Some(_), Some(embed)) = (skip, &attrs.embed) {
+        errors.push(attr::error(
             embed,
             "`#[embed]` cannot be used on a field that is never on the wire; remove `#[embed]` or the skip",
         ));
