@@ -43,3 +43,8 @@ fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     }
 }
 
+
+// Expansion snapshots (prettyplease + insta); they call `derive` directly.
+#[cfg(test)]
+#[path = "../tests/expand.rs"]
+mod expand_snapshots;
