@@ -299,18 +299,15 @@ pub fn is_option(ty: &Type) -> bool {
     match ty {
         Type::Group(group) => is_option(&group.elem),
         Type::Paren(paren) => is_option(&paren.elem),
-        Type::Path(path) if path.qself.is_none() => {
-            path.path.segments.last().is_some_and(|last| {
-                last.ident == "Option"
-                    && matches!(&last.arguments, syn::PathArguments::AngleBracketed(args)
+        Type::Path(path) if path.qself.is_none() => path.path.segments.last().is_some_and(|last| {
+            last.ident == "Option"
+                && matches!(&last.arguments, syn::PathArguments::AngleBracketed(args)
                         if args.args.len() == 1
                             && matches!(args.args.first(), Some(syn::GenericArgument::Type(_))))
-            })
-        }
+        }),
         _ => false,
     }
 }
-
 
 /// Whether a template names `name`.
 pub fn template_uses(template: &attr::Template, name: &str) -> bool {
@@ -319,8 +316,6 @@ pub fn template_uses(template: &attr::Template, name: &str) -> bool {
         .iter()
         .any(|p| matches!(p, Piece::Name(n) if n == name))
 }
-
-
 
 /// Whether any token of `ty` is one of `params` (a type that needs a where-clause).
 pub fn mentions(ty: &Type, params: &[&Ident]) -> bool {

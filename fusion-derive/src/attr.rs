@@ -368,7 +368,9 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
         };
         let attr_name = ident.to_string();
         match attr_name.as_str() {
-            name::PRESENTER => presenter_opts(attr, &mut presenter_keys, &mut out.presenter, errors),
+            name::PRESENTER => {
+                presenter_opts(attr, &mut presenter_keys, &mut out.presenter, errors)
+            }
             name::RULE | name::COLLECTION_RULE => {
                 if let Some(rule) = errors.handle(rule(attr, static_name(&attr_name))) {
                     out.decls.push(rule);
@@ -448,17 +450,21 @@ fn misplaced(attr: &Attribute, attr_name: &str, place: Place) -> Error {
         Place::Struct => "put it on a field",
         Place::Field => "put it on the struct",
     };
-    error(attr, format!(
-        "`#[{attr_name}]` is not expected on {}; {fix}",
-        place.noun()
-    ))
+    error(
+        attr,
+        format!(
+            "`#[{attr_name}]` is not expected on {}; {fix}",
+            place.noun()
+        ),
+    )
 }
 
 /// "duplicate `#[redact]` on this field; keep only one".
 fn duplicate_attr(attr: &Attribute, attr_name: &str) -> Error {
-    error(attr, format!(
-        "duplicate `#[{attr_name}]` on this field; keep only one"
-    ))
+    error(
+        attr,
+        format!("duplicate `#[{attr_name}]` on this field; keep only one"),
+    )
 }
 
 /// The argument list of `#[name(...)]`; `#[name]` has none, `#[name = ...]` is an error.
@@ -466,13 +472,15 @@ fn list(attr: &Attribute, attr_name: &str, example: &str) -> Result<Vec<NestedMe
     match &attr.meta {
         Meta::Path(_) => Ok(Vec::new()),
         Meta::List(list) => NestedMeta::parse_meta_list(list.tokens.clone()).map_err(|e| {
-            error_at(e.span(), format!(
-                "`#[{attr_name}(...)]` cannot be read: {e}; write `{example}`"
-            ))
+            error_at(
+                e.span(),
+                format!("`#[{attr_name}(...)]` cannot be read: {e}; write `{example}`"),
+            )
         }),
-        Meta::NameValue(nv) => Err(error(&nv.value, format!(
-            "`#[{attr_name} = ...]` is not a form of `#[{attr_name}]`; write `{example}`"
-        ))),
+        Meta::NameValue(nv) => Err(error(
+            &nv.value,
+            format!("`#[{attr_name} = ...]` is not a form of `#[{attr_name}]`; write `{example}`"),
+        )),
     }
 }
 
@@ -626,11 +634,10 @@ fn args(
             continue;
         };
         if keys.seen.contains(&key_text) {
-            errors.push(
-                error(key, format!(
-                    "duplicate `{key_text}` in `#[{attr}(...)]`; keep only one"
-                )),
-            );
+            errors.push(error(
+                key,
+                format!("duplicate `{key_text}` in `#[{attr}(...)]`; keep only one"),
+            ));
             continue;
         }
         keys.seen.push(key_text);
@@ -651,7 +658,9 @@ fn unknown_key(attr: &str, key: &Ident, specs: &[Spec]) -> Error {
     let key_text = key.to_string();
     let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
     let message = match did_you_mean(&key_text, names.iter().copied()) {
-        Some(close) => format!("unknown key `{key_text}` in `#[{attr}(...)]`; did you mean `{close}`?"),
+        Some(close) => {
+            format!("unknown key `{key_text}` in `#[{attr}(...)]`; did you mean `{close}`?")
+        }
         None if names.is_empty() => {
             format!("unknown key `{key_text}` in `#[{attr}(...)]`; `#[{attr}]` takes no arguments")
         }
@@ -676,28 +685,29 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
     };
     match (spec.kind, meta) {
         (Kind::Flag, Meta::Path(path)) => Ok(Value::Flag(path.span())),
-        (Kind::Flag, other) => Err(error(other, format!(
-            "`{key}` takes no value; write `{example}`"
-        ))),
+        (Kind::Flag, other) => Err(error(
+            other,
+            format!("`{key}` takes no value; write `{example}`"),
+        )),
         (Kind::Idents, Meta::List(list)) => {
             let parsed = list.parse_args_with(
                 syn::punctuated::Punctuated::<Ident, syn::Token![,]>::parse_terminated,
             );
             match parsed {
-                Ok(idents) if !idents.is_empty() => {
-                    Ok(Value::Idents(idents.into_iter().collect()))
-                }
+                Ok(idents) if !idents.is_empty() => Ok(Value::Idents(idents.into_iter().collect())),
                 Ok(_) => Err(wrong("field names", &list.path)),
                 Err(_) => Err(wrong("field names", &list.tokens)),
             }
         }
         (Kind::Idents, other) => Err(wrong("a list of field names", &other)),
-        (_, Meta::Path(path)) => Err(error(path, format!(
-            "`{key}` needs a value; write `{example}`"
-        ))),
-        (_, Meta::List(list)) => Err(error(&list.path, format!(
-            "`{key}(...)` is not a form of `{key}`; write `{example}`"
-        ))),
+        (_, Meta::Path(path)) => Err(error(
+            path,
+            format!("`{key}` needs a value; write `{example}`"),
+        )),
+        (_, Meta::List(list)) => Err(error(
+            &list.path,
+            format!("`{key}(...)` is not a form of `{key}`; write `{example}`"),
+        )),
         (kind, Meta::NameValue(nv)) => {
             let expr = unwrap_group(&nv.value);
             match kind {
@@ -717,12 +727,12 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                     other => Err(wrong("a non-negative integer", &other)),
                 },
                 Kind::Type => match expr {
-                    Expr::Path(path) if path.qself.is_none() => Ok(Value::Type(Type::Path(
-                        syn::TypePath {
+                    Expr::Path(path) if path.qself.is_none() => {
+                        Ok(Value::Type(Type::Path(syn::TypePath {
                             qself: None,
                             path: path.path.clone(),
-                        },
-                    ))),
+                        })))
+                    }
                     Expr::Lit(syn::ExprLit {
                         lit: Lit::Str(lit), ..
                     }) => lit
@@ -748,9 +758,12 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                 },
                 Kind::Ident => match expr {
                     Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
-                        Ok(Value::Ident(path.path.get_ident().cloned().ok_or_else(|| {
-                            wrong("a name", &path)
-                        })?))
+                        Ok(Value::Ident(
+                            path.path
+                                .get_ident()
+                                .cloned()
+                                .ok_or_else(|| wrong("a name", &path))?,
+                        ))
                     }
                     Expr::Lit(syn::ExprLit {
                         lit: Lit::Str(lit), ..
@@ -775,12 +788,7 @@ fn unwrap_group(expr: &Expr) -> &Expr {
 }
 
 /// Container `#[presenter(...)]`.
-fn presenter_opts(
-    attr: &Attribute,
-    keys: &mut Keys,
-    out: &mut PresenterOpts,
-    errors: &mut Errors,
-) {
+fn presenter_opts(attr: &Attribute, keys: &mut Keys, out: &mut PresenterOpts, errors: &mut Errors) {
     const SPECS: &[Spec] = &[
         spec("agent_limit", Kind::Int, "agent_limit = 50"),
         spec("context", Kind::Type, "context = AppCtx"),
@@ -797,11 +805,10 @@ fn presenter_opts(
         return;
     };
     if matches!(attr.meta, Meta::Path(_)) {
-        errors.push(
-            error(attr, format!(
-                "`#[presenter]` needs options; write `{example}` or remove it"
-            )),
-        );
+        errors.push(error(
+            attr,
+            format!("`#[presenter]` needs options; write `{example}` or remove it"),
+        ));
         return;
     }
     let mut local = Vec::new();
@@ -818,9 +825,10 @@ fn presenter_opts(
     }
     if let Some(lit) = args.str("name") {
         if lit.value().is_empty() {
-            errors.push(
-                error(lit, "the model's `name` is empty; write `name = \"Invoice\"`"),
-            );
+            errors.push(error(
+                lit,
+                "the model's `name` is empty; write `name = \"Invoice\"`",
+            ));
         } else {
             out.name = Some(lit);
         }
@@ -836,7 +844,8 @@ fn presenter_opts(
 /// Field `#[presenter(skip)]`; returns the span of `skip`.
 fn field_presenter(attr: &Attribute, keys: &mut Keys, errors: &mut Errors) -> Option<Span> {
     const SPECS: &[Spec] = &[spec("skip", Kind::Flag, "#[presenter(skip)]")];
-    const ON_STRUCT: &str = "is not expected on a field; put it in `#[presenter(...)]` on the struct";
+    const ON_STRUCT: &str =
+        "is not expected on a field; put it in `#[presenter(...)]` on the struct";
     const ELSEWHERE: &[(&str, &str)] = &[
         ("agent_limit", ON_STRUCT),
         ("context", ON_STRUCT),
@@ -854,11 +863,10 @@ fn field_presenter(attr: &Attribute, keys: &mut Keys, errors: &mut Errors) -> Op
         errors.push(error);
     }
     if empty {
-        errors.push(
-            error(attr, format!(
-                "`#[presenter]` on a field needs an option; write `{example}`"
-            )),
-        );
+        errors.push(error(
+            attr,
+            format!("`#[presenter]` on a field needs an option; write `{example}`"),
+        ));
         return None;
     }
     match args.take("skip") {
@@ -870,11 +878,10 @@ fn field_presenter(attr: &Attribute, keys: &mut Keys, errors: &mut Errors) -> Op
 /// Reports positional items in an attribute that has none.
 fn positional_not_expected(args: &Args, attr: &str, example: &str, errors: &mut Vec<Error>) {
     for item in &args.positional {
-        errors.push(
-            error(item, format!(
-                "a value without a key is not expected in `#[{attr}(...)]`; write `{example}`"
-            )),
-        );
+        errors.push(error(
+            item,
+            format!("a value without a key is not expected in `#[{attr}(...)]`; write `{example}`"),
+        ));
     }
 }
 
@@ -905,16 +912,25 @@ pub fn template(lit: &LitStr) -> Result<Template> {
                     placeholder.push(next);
                 }
                 if !closed {
-                    return Err(error(lit, "this template has a `{` that is never closed; write `{{` for a literal brace",));
+                    return Err(error(
+                        lit,
+                        "this template has a `{` that is never closed; write `{{` for a literal brace",
+                    ));
                 }
                 let name = placeholder.trim();
                 if name.is_empty() {
-                    return Err(error(lit, "this template has an empty `{}`; name a field, like `{id}`, or write `{{}}` for literal braces",));
+                    return Err(error(
+                        lit,
+                        "this template has an empty `{}`; name a field, like `{id}`, or write `{{}}` for literal braces",
+                    ));
                 }
                 if syn::parse_str::<Ident>(name).is_err() && name != "self" {
-                    return Err(error(lit, format!(
-                        "`{{{placeholder}}}` is not a field name; templates interpolate fields by name, like `{{id}}` (format values in a function with `call = ...`)"
-                    )));
+                    return Err(error(
+                        lit,
+                        format!(
+                            "`{{{placeholder}}}` is not a field name; templates interpolate fields by name, like `{{id}}` (format values in a function with `call = ...`)"
+                        ),
+                    ));
                 }
                 if !literal.is_empty() {
                     pieces.push(Piece::Text(std::mem::take(&mut literal)));
@@ -922,7 +938,10 @@ pub fn template(lit: &LitStr) -> Result<Template> {
                 pieces.push(Piece::Name(name.trim_start_matches("r#").to_owned()));
             }
             '}' => {
-                return Err(error(lit, "this template has a `}` that closes nothing; write `}}` for a literal brace",));
+                return Err(error(
+                    lit,
+                    "this template has a `}` that closes nothing; write `}}` for a literal brace",
+                ));
             }
             other => literal.push(other),
         }
@@ -937,12 +956,7 @@ pub fn template(lit: &LitStr) -> Result<Template> {
 }
 
 /// The text given positionally (`#[rule("...")]`) or as `text = "..."`.
-fn text_arg(
-    args: &mut Args,
-    attr: &str,
-    example: &str,
-    errors: &mut Vec<Error>,
-) -> Option<LitStr> {
+fn text_arg(args: &mut Args, attr: &str, example: &str, errors: &mut Vec<Error>) -> Option<LitStr> {
     let mut positional = None;
     for item in std::mem::take(&mut args.positional) {
         match item {
@@ -995,9 +1009,10 @@ fn decl_args(
 ) -> Result<(Args, Vec<Error>)> {
     let items = list(attr, attr_name, example)?;
     if matches!(attr.meta, Meta::Path(_)) {
-        return Err(error(attr, format!(
-            "`#[{attr_name}]` needs arguments; write `{example}`"
-        )));
+        return Err(error(
+            attr,
+            format!("`#[{attr_name}]` needs arguments; write `{example}`"),
+        ));
     }
     let mut keys = Keys::new(attr_name);
     let mut errors = Vec::new();
@@ -1038,7 +1053,12 @@ fn rule(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     let call = args.expr("call");
     let body = match (text, call) {
         (Some(text), Some(_)) => {
-            errors.push(conflict(attr_name, "a text", "`call`", call_span.unwrap_or(text.span())));
+            errors.push(conflict(
+                attr_name,
+                "a text",
+                "`call`",
+                call_span.unwrap_or(text.span()),
+            ));
             None
         }
         (Some(text), None) => match template(&text) {
@@ -1077,9 +1097,10 @@ fn rule(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
 }
 
 fn conflict(attr: &str, a: &str, b: &str, span: Span) -> Error {
-    error_at(span, format!(
-        "{a} and {b} cannot be used together in `#[{attr}(...)]`; keep one of them"
-    ))
+    error_at(
+        span,
+        format!("{a} and {b} cannot be used together in `#[{attr}(...)]`; keep one of them"),
+    )
 }
 
 /// `#[suggest]` / `#[collection_suggest]`.
@@ -1108,7 +1129,12 @@ fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     let body = match (call, tool, reason) {
         (Some(_), tool, reason) if tool.is_some() || reason.is_some() => {
             let which = if tool.is_some() { "`tool`" } else { "`reason`" };
-            errors.push(conflict(attr_name, "`call`", which, call_span.unwrap_or_else(Span::call_site)));
+            errors.push(conflict(
+                attr_name,
+                "`call`",
+                which,
+                call_span.unwrap_or_else(Span::call_site),
+            ));
             None
         }
         (Some(call), _, _) => {
@@ -1194,11 +1220,19 @@ fn ui(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     let when = args.expr("when");
     let mut bodies: Vec<(String, Span, DeclBody)> = Vec::new();
     if let Some(call) = positional {
-        bodies.push(("a function path".to_owned(), call.span(), DeclBody::UiCall(call)));
+        bodies.push((
+            "a function path".to_owned(),
+            call.span(),
+            DeclBody::UiCall(call),
+        ));
     }
     let call_span = args.has("call");
     if let Some(call) = args.expr("call") {
-        bodies.push(("`call`".to_owned(), call_span.unwrap_or(call.span()), DeclBody::UiCall(call)));
+        bodies.push((
+            "`call`".to_owned(),
+            call_span.unwrap_or(call.span()),
+            DeclBody::UiCall(call),
+        ));
     }
     for (key, make) in [
         ("markdown", DeclBody::UiMarkdown as fn(Template) -> DeclBody),
@@ -1220,11 +1254,10 @@ fn ui(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
         errors.push(conflict(attr_name, "`reveal`", "a function", span));
     }
     if body.is_none() && errors.is_empty() {
-        errors.push(
-            error(attr, format!(
-                "`#[{attr_name}]` needs a function; write `{example}`"
-            )),
-        );
+        errors.push(error(
+            attr,
+            format!("`#[{attr_name}]` needs a function; write `{example}`"),
+        ));
     }
     finish(
         body.map(|body| Decl {
@@ -1321,16 +1354,37 @@ const SERDE_UNSUPPORTED_CONTAINER: &[(&str, &str)] = &[
     ("remote", "derive `Presenter` on a local struct instead"),
 ];
 const SERDE_UNSUPPORTED_FIELD: &[(&str, &str)] = &[
-    ("flatten", "declare the inner fields on this struct, or `#[embed]` the inner model"),
-    ("serialize_with", "use `#[redact(with = path)]` to replace the value, or change the field's type"),
-    ("with", "use `#[redact(with = path)]` to replace the value, or change the field's type"),
+    (
+        "flatten",
+        "declare the inner fields on this struct, or `#[embed]` the inner model",
+    ),
+    (
+        "serialize_with",
+        "use `#[redact(with = path)]` to replace the value, or change the field's type",
+    ),
+    (
+        "with",
+        "use `#[redact(with = path)]` to replace the value, or change the field's type",
+    ),
     ("getter", "derive `Presenter` on a local struct instead"),
 ];
 
 /// Whether `key` is one of serde's field attributes.
 fn is_serde_field_key(key: &str) -> bool {
-    ["skip", "skip_serializing", "skip_serializing_if", "alias", "flatten", "serialize_with", "with", "getter", "skip_deserializing", "deserialize_with", "borrow"]
-        .contains(&key)
+    [
+        "skip",
+        "skip_serializing",
+        "skip_serializing_if",
+        "alias",
+        "flatten",
+        "serialize_with",
+        "with",
+        "getter",
+        "skip_deserializing",
+        "deserialize_with",
+        "borrow",
+    ]
+    .contains(&key)
 }
 
 /// Consumes the value of a serde key we do not read (`= expr` or `(...)`).
@@ -1361,9 +1415,12 @@ fn serde_name(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Option<LitSt
 }
 
 fn serde_unsupported(key: &Ident, fix: &str) -> Error {
-    error(key, format!(
-        "`#[serde({key})]` is not supported by `#[derive(Presenter)]`, which writes the wire form itself; {fix}"
-    ))
+    error(
+        key,
+        format!(
+            "`#[serde({key})]` is not supported by `#[derive(Presenter)]`, which writes the wire form itself; {fix}"
+        ),
+    )
 }
 
 fn serde_unknown(key: &Ident, known: &[&str]) -> Error {

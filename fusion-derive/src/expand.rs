@@ -96,9 +96,9 @@ impl<'m, 'a> Gen<'m, 'a> {
         let ctx = &self.ctx;
         let mut generics = self.model_generics();
         if self.model.context.is_none() {
-            generics
-                .params
-                .push(GenericParam::Type(syn::parse_quote!(__FusionCtx: ?::core::marker::Sized)));
+            generics.params.push(GenericParam::Type(
+                syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
+            ));
         }
         let mut predicates: Vec<WherePredicate> = Vec::new();
         for field in &self.model.fields {
@@ -309,7 +309,9 @@ impl<'m, 'a> Gen<'m, 'a> {
         let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
         let value = match (&field.redact, field.is_option) {
             (None, _) => quote!(&self.#member),
-            (Some(Censor::Default), true) => quote!(&#p::censor_option(&self.#member, #p::REDACTED)),
+            (Some(Censor::Default), true) => {
+                quote!(&#p::censor_option(&self.#member, #p::REDACTED))
+            }
             (Some(Censor::Default), false) => quote!(#p::REDACTED),
             (Some(Censor::Text(text)), true) => quote!(&#p::censor_option(&self.#member, #text)),
             (Some(Censor::Text(text)), false) => quote!(#text),
@@ -388,7 +390,9 @@ impl<'m, 'a> Gen<'m, 'a> {
             .filter_map(Declaration::static_item_rule)
             .collect();
         if !static_rules.is_empty() {
-            items.push(quote!(const STATIC_RULES: &'static [&'static #p::str] = &[#(#static_rules),*];));
+            items.push(
+                quote!(const STATIC_RULES: &'static [&'static #p::str] = &[#(#static_rules),*];),
+            );
         }
 
         let vec_ui = quote!(#p::Vec<#p::UiBlock>);
@@ -400,7 +404,12 @@ impl<'m, 'a> Gen<'m, 'a> {
             ("item_suggestions", Scope::Item, is_suggestion, &suggestions),
             ("collection_ui", Scope::Collection, is_ui, &vec_ui),
             ("collection_rules", Scope::Collection, is_rule, &rules),
-            ("collection_suggestions", Scope::Collection, is_suggestion, &suggestions),
+            (
+                "collection_suggestions",
+                Scope::Collection,
+                is_suggestion,
+                &suggestions,
+            ),
         ];
         for (name, scope, filter, out) in methods {
             let body: Vec<TokenStream> = self
@@ -564,9 +573,9 @@ impl<'m, 'a> Gen<'m, 'a> {
         let ident = self.ident();
         let mut generics = self.model.input.generics.clone();
         if self.model.context.is_none() {
-            generics
-                .params
-                .push(GenericParam::Type(syn::parse_quote!(__FusionCtx: ?::core::marker::Sized)));
+            generics.params.push(GenericParam::Type(
+                syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
+            ));
         }
         generics
             .make_where_clause()
@@ -627,7 +636,8 @@ fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
         .into_iter()
         .map(|mut tt| {
             if let proc_macro2::TokenTree::Group(group) = &tt {
-                let mut inner = proc_macro2::Group::new(group.delimiter(), respan(&group.stream(), span));
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(&group.stream(), span));
                 inner.set_span(span);
                 tt = proc_macro2::TokenTree::Group(inner);
             } else {

@@ -43,7 +43,6 @@ fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     /// The `attributes(...)` list above and `attr::name::ALL` name the same attributes.

@@ -8,7 +8,10 @@ use crate::ast::{DeclKind, Declaration, Field, Part, Scope, Text};
 use crate::attr::{self, Decl, DeclBody, Errors, FieldAttrs, Piece, Template, name};
 
 /// The closest of `candidates` to `given`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'c>(given: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub fn did_you_mean<'c>(
+    given: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
         let distance = levenshtein(given, candidate);
@@ -114,7 +117,8 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
         _ => Scope::Item,
     };
     let mut failed = !check_reveal(attr_name, scope, &reveal, &body.templates(), fields, errors);
-    let mut text = |template: &Template| match resolve(attr_name, scope, template, &reveal, fields) {
+    let mut text = |template: &Template| match resolve(attr_name, scope, template, &reveal, fields)
+    {
         Ok(text) => text,
         Err(error) => {
             errors.push(error);
@@ -215,7 +219,9 @@ fn resolve(
                 } else {
                     return Err(attr::error_at(
                         span,
-                        format!("`{{{name}}}` is not available in `#[{attr_name}(...)]`: collection templates only use `{{n}}`, the number of shown items; read fields in a function with `call = ...`"),
+                        format!(
+                            "`{{{name}}}` is not available in `#[{attr_name}(...)]`: collection templates only use `{{n}}`, the number of shown items; read fields in a function with `call = ...`"
+                        ),
                     ));
                 }
             }
@@ -229,13 +235,17 @@ fn resolve(
                     if field.redact.is_some() {
                         return Err(attr::error_at(
                             span,
-                            format!("this template would show the redacted field `{name}`; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"),
+                            format!(
+                                "this template would show the redacted field `{name}`; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"
+                            ),
                         ));
                     }
                     if field.wire.is_none() {
                         return Err(attr::error_at(
                             span,
-                            format!("this template would show `{name}`, which is never on the wire; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"),
+                            format!(
+                                "this template would show `{name}`, which is never on the wire; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"
+                            ),
                         ));
                     }
                 }
@@ -253,8 +263,14 @@ mod tests {
     #[test]
     fn did_you_mean_finds_close_names() {
         assert_eq!(did_you_mean("due", ["id", "due_at", "status"]), None);
-        assert_eq!(did_you_mean("dueat", ["id", "due_at", "status"]), Some("due_at"));
-        assert_eq!(did_you_mean("stauts", ["id", "due_at", "status"]), Some("status"));
+        assert_eq!(
+            did_you_mean("dueat", ["id", "due_at", "status"]),
+            Some("due_at")
+        );
+        assert_eq!(
+            did_you_mean("stauts", ["id", "due_at", "status"]),
+            Some("status")
+        );
         assert_eq!(did_you_mean("tex", ["text", "when"]), Some("text"));
         assert_eq!(did_you_mean("zzz", ["text", "when"]), None);
     }

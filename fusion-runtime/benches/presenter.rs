@@ -123,7 +123,9 @@ mod by_hand {
     use std::borrow::Cow;
 
     use fusion_runtime::response::{Rules, Suggestions};
-    use fusion_runtime::{Embed, EmbedSink, Field, FieldMask, Model, Presenter, Suggestion, UiBlock};
+    use fusion_runtime::{
+        Embed, EmbedSink, Field, FieldMask, Model, Presenter, Suggestion, UiBlock,
+    };
     use serde::ser::{SerializeStruct, Serializer};
 
     /// A field enum written by hand.
@@ -177,12 +179,24 @@ mod by_hand {
         const NAME: &'static str = "Customer";
         const WIRE_NAMES: &'static [&'static str] = &["id", "name", "email", "country"];
 
-        fn serialize_selected<S: Serializer>(&self, mask: &FieldMask, serializer: S) -> Result<S::Ok, S::Error> {
+        fn serialize_selected<S: Serializer>(
+            &self,
+            mask: &FieldMask,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
             let mut state = serializer.serialize_struct("Customer", mask.count(4))?;
-            if mask.contains(0) { state.serialize_field("id", &self.id)?; }
-            if mask.contains(1) { state.serialize_field("name", &self.name)?; }
-            if mask.contains(2) { state.serialize_field("email", "[REDACTED]")?; }
-            if mask.contains(3) { state.serialize_field("country", &self.country)?; }
+            if mask.contains(0) {
+                state.serialize_field("id", &self.id)?;
+            }
+            if mask.contains(1) {
+                state.serialize_field("name", &self.name)?;
+            }
+            if mask.contains(2) {
+                state.serialize_field("email", "[REDACTED]")?;
+            }
+            if mask.contains(3) {
+                state.serialize_field("country", &self.country)?;
+            }
             state.end()
         }
     }
@@ -215,20 +229,34 @@ mod by_hand {
     impl Model for InvoiceLine {
         type Field = LineField;
         const NAME: &'static str = "InvoiceLine";
-        const WIRE_NAMES: &'static [&'static str] = &["sku", "description", "qty", "unit_price_cents"];
+        const WIRE_NAMES: &'static [&'static str] =
+            &["sku", "description", "qty", "unit_price_cents"];
 
-        fn serialize_selected<S: Serializer>(&self, mask: &FieldMask, serializer: S) -> Result<S::Ok, S::Error> {
+        fn serialize_selected<S: Serializer>(
+            &self,
+            mask: &FieldMask,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
             let mut state = serializer.serialize_struct("InvoiceLine", mask.count(4))?;
-            if mask.contains(0) { state.serialize_field("sku", &self.sku)?; }
-            if mask.contains(1) { state.serialize_field("description", &self.description)?; }
-            if mask.contains(2) { state.serialize_field("qty", &self.qty)?; }
-            if mask.contains(3) { state.serialize_field("unit_price_cents", &self.unit_price_cents)?; }
+            if mask.contains(0) {
+                state.serialize_field("sku", &self.sku)?;
+            }
+            if mask.contains(1) {
+                state.serialize_field("description", &self.description)?;
+            }
+            if mask.contains(2) {
+                state.serialize_field("qty", &self.qty)?;
+            }
+            if mask.contains(3) {
+                state.serialize_field("unit_price_cents", &self.unit_price_cents)?;
+            }
             state.end()
         }
     }
 
     impl<C: ?Sized> Presenter<C> for InvoiceLine {
-        const STATIC_RULES: &'static [&'static str] = &["unit_price_cents is in CENTS. Divide by 100."];
+        const STATIC_RULES: &'static [&'static str] =
+            &["unit_price_cents is in CENTS. Divide by 100."];
     }
 
     #[derive(serde::Deserialize, Clone)]
@@ -254,19 +282,47 @@ mod by_hand {
     impl Model for Invoice {
         type Field = InvoiceField;
         const NAME: &'static str = "Invoice";
-        const WIRE_NAMES: &'static [&'static str] =
-            &["id", "customer", "amount_cents", "currency", "status", "issued_at", "due_at", "lines"];
+        const WIRE_NAMES: &'static [&'static str] = &[
+            "id",
+            "customer",
+            "amount_cents",
+            "currency",
+            "status",
+            "issued_at",
+            "due_at",
+            "lines",
+        ];
 
-        fn serialize_selected<S: Serializer>(&self, mask: &FieldMask, serializer: S) -> Result<S::Ok, S::Error> {
+        fn serialize_selected<S: Serializer>(
+            &self,
+            mask: &FieldMask,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
             let mut state = serializer.serialize_struct("Invoice", mask.count(8))?;
-            if mask.contains(0) { state.serialize_field("id", &self.id)?; }
-            if mask.contains(1) { state.serialize_field("customer", &self.customer)?; }
-            if mask.contains(2) { state.serialize_field("amount_cents", &self.amount_cents)?; }
-            if mask.contains(3) { state.serialize_field("currency", &self.currency)?; }
-            if mask.contains(4) { state.serialize_field("status", &self.status)?; }
-            if mask.contains(5) { state.serialize_field("issued_at", &self.issued_at)?; }
-            if mask.contains(6) { state.serialize_field("due_at", &self.due_at)?; }
-            if mask.contains(7) { state.serialize_field("lines", &self.lines)?; }
+            if mask.contains(0) {
+                state.serialize_field("id", &self.id)?;
+            }
+            if mask.contains(1) {
+                state.serialize_field("customer", &self.customer)?;
+            }
+            if mask.contains(2) {
+                state.serialize_field("amount_cents", &self.amount_cents)?;
+            }
+            if mask.contains(3) {
+                state.serialize_field("currency", &self.currency)?;
+            }
+            if mask.contains(4) {
+                state.serialize_field("status", &self.status)?;
+            }
+            if mask.contains(5) {
+                state.serialize_field("issued_at", &self.issued_at)?;
+            }
+            if mask.contains(6) {
+                state.serialize_field("due_at", &self.due_at)?;
+            }
+            if mask.contains(7) {
+                state.serialize_field("lines", &self.lines)?;
+            }
             state.end()
         }
     }
@@ -297,7 +353,10 @@ mod by_hand {
         fn item_suggestions(&self, _: &C, out: &mut Suggestions) {
             if self.is_open() {
                 out.push(Suggestion::new("billing.remind", "Send a payment reminder"));
-                out.push(Suggestion::new("billing.void_invoice", "Void it if it cannot be collected"));
+                out.push(Suggestion::new(
+                    "billing.void_invoice",
+                    "Void it if it cannot be collected",
+                ));
             }
         }
 
@@ -327,8 +386,12 @@ static SELECTION: LazyLock<Selection> =
 
 fn main() {
     // Both presenters write the same bytes, or the comparison would be meaningless.
-    let derived = derived::Invoice::present_all(&DERIVED_10K).build().expect("writes");
-    let by_hand = fusion_runtime::present_all(BY_HAND_10K.as_slice()).build().expect("writes");
+    let derived = derived::Invoice::present_all(&DERIVED_10K)
+        .build()
+        .expect("writes");
+    let by_hand = fusion_runtime::present_all(BY_HAND_10K.as_slice())
+        .build()
+        .expect("writes");
     assert_eq!(derived.blocks(), by_hand.blocks());
     divan::main();
 }
@@ -338,17 +401,26 @@ mod one_invoice {
 
     #[divan::bench]
     fn derived() -> fusion_runtime::ToolResponse {
-        divan::black_box(&DERIVED_1[0]).present().build().expect("writes")
+        divan::black_box(&DERIVED_1[0])
+            .present()
+            .build()
+            .expect("writes")
     }
 
     #[divan::bench]
     fn by_hand() -> fusion_runtime::ToolResponse {
-        fusion_runtime::present(divan::black_box(&BY_HAND_1[0])).build().expect("writes")
+        fusion_runtime::present(divan::black_box(&BY_HAND_1[0]))
+            .build()
+            .expect("writes")
     }
 
     #[divan::bench]
     fn derived_selected() -> fusion_runtime::ToolResponse {
-        divan::black_box(&DERIVED_1[0]).present().select(&SELECTION).build().expect("writes")
+        divan::black_box(&DERIVED_1[0])
+            .present()
+            .select(&SELECTION)
+            .build()
+            .expect("writes")
     }
 
     #[divan::bench]
@@ -365,7 +437,9 @@ mod ten_thousand_invoices {
 
     #[divan::bench(sample_count = 30)]
     fn derived() -> fusion_runtime::ToolResponse {
-        derived::Invoice::present_all(divan::black_box(&DERIVED_10K)).build().expect("writes")
+        derived::Invoice::present_all(divan::black_box(&DERIVED_10K))
+            .build()
+            .expect("writes")
     }
 
     #[divan::bench(sample_count = 30)]

@@ -106,7 +106,11 @@ pub fn call<T: ?Sized, C: ?Sized, R, M, F: Callback<T, C, R, M>>(f: &F, value: &
 
 // Calls a `when = ...` predicate.
 #[inline]
-pub fn when<T: ?Sized, C: ?Sized, M, F: Callback<T, C, bool, M>>(f: &F, value: &T, ctx: &C) -> bool {
+pub fn when<T: ?Sized, C: ?Sized, M, F: Callback<T, C, bool, M>>(
+    f: &F,
+    value: &T,
+    ctx: &C,
+) -> bool {
     f.call(value, ctx)
 }
 

@@ -36,7 +36,12 @@ fn v06_full_block_order() {
         id: "123",
         client: V6Client { name: "A" },
     };
-    let response = order.present().into_builder().unwrap().hint("Pay attention").build();
+    let response = order
+        .present()
+        .into_builder()
+        .unwrap()
+        .hint("Pay attention")
+        .build();
     assert_blocks(
         &response,
         &[
@@ -233,7 +238,10 @@ fn child_ui_comes_from_the_first_parent_item_only() {
     let text = response.text();
     assert!(text.contains("Line first"));
     assert!(!text.contains("Line second"), "{}", listing(&response));
-    assert!(!text.contains("1 lines"), "UI of a later item's child is dropped");
+    assert!(
+        !text.contains("1 lines"),
+        "UI of a later item's child is dropped"
+    );
 }
 
 /// A grandchild: `Invoice` embeds `Customer` which embeds `Address`.
@@ -280,7 +288,10 @@ fn grandchildren_come_first_inside_the_child() {
     ];
     let response = Invoice::present_all(&invoices).build().unwrap();
     insta::assert_snapshot!("embed_grandchildren", listing(&response));
-    assert!(!response.text().contains("Paris\n</ui"), "a grandchild's UI counts as UI");
+    assert!(
+        !response.text().contains("Paris\n</ui"),
+        "a grandchild's UI counts as UI"
+    );
 }
 
 /// A child that needs a context, embedded by a parent with the same context.

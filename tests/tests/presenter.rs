@@ -8,7 +8,10 @@ use support::{INV_PAY, INV_RULES, INV_TABLE_45000, Inv, assert_blocks, listing};
 
 #[test]
 fn v21_single_value() {
-    let response = Inv::new("INV-1", 45000, "pending").present().build().unwrap();
+    let response = Inv::new("INV-1", 45000, "pending")
+        .present()
+        .build()
+        .unwrap();
     assert_blocks(
         &response,
         &[
@@ -83,7 +86,11 @@ fn agent_limit_leaves_short_collections_and_single_values_alone() {
         "<ui_passthrough type=\"markdown\">\nCollection view\n</ui_passthrough>"
     );
     let single = items[0].present().build().unwrap();
-    assert_eq!(single.blocks().len(), 1, "collection UI never runs for a single value");
+    assert_eq!(
+        single.blocks().len(),
+        1,
+        "collection UI never runs for a single value"
+    );
 }
 
 /// SPEC V25 model: `{id: text}`, agent limit 0.
@@ -97,7 +104,9 @@ struct Nothing {
 fn v25_agent_limit_0() {
     let items: Vec<Nothing> = ["a", "b", "c"]
         .iter()
-        .map(|id| Nothing { id: (*id).to_owned() })
+        .map(|id| Nothing {
+            id: (*id).to_owned(),
+        })
         .collect();
     let response = Nothing::present_all(&items).build().unwrap();
     assert_blocks(
@@ -140,7 +149,10 @@ impl Scoped {
 
     fn admin_suggestions(&self, tenant: &Tenant) -> Option<fusion_runtime::Suggestion> {
         tenant.admin.then(|| {
-            fusion_runtime::Suggestion::new("billing.void_invoice", format!("Admins can void {}", self.id))
+            fusion_runtime::Suggestion::new(
+                "billing.void_invoice",
+                format!("Admins can void {}", self.id),
+            )
         })
     }
 
@@ -196,7 +208,10 @@ fn field_enum_and_crate_options() {
     use fusion_runtime::Field;
     assert_eq!(Columns::ALL, &[Columns::Left, Columns::RightSide]);
     assert_eq!(Columns::RightSide.wire_name(), "right_side");
-    let value = Renamed { left: 1, right_side: 2 };
+    let value = Renamed {
+        left: 1,
+        right_side: 2,
+    };
     let response = value
         .present()
         .select(&Selection::new(["right_side"]))

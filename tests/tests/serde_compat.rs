@@ -157,7 +157,10 @@ fn renamed_names_are_the_select_names_and_the_data_block_keys() {
         serde_json::from_str(r#"{"amountCents":5,"ID":"x","dueAt":"d","type":1}"#).unwrap();
     let selection = Selection::new(["dueAt", "ID", "amount_cents"]);
     let response = value.present().select(&selection).build().unwrap();
-    assert_eq!(response.blocks()[0], "{\n  \"ID\": \"x\",\n  \"dueAt\": \"d\"\n}");
+    assert_eq!(
+        response.blocks()[0],
+        "{\n  \"ID\": \"x\",\n  \"dueAt\": \"d\"\n}"
+    );
     assert_eq!(
         "dueAt".parse::<rename_all_camel_case::ours::DocField>(),
         Ok(rename_all_camel_case::ours::DocField::DueAt)

@@ -1,6 +1,9 @@
 //! Shared by the presenter tests: the SPEC's `Inv` presenter and wire listings.
 
-#![allow(dead_code, reason = "each test file uses a different part of the support module")]
+#![allow(
+    dead_code,
+    reason = "each test file uses a different part of the support module"
+)]
 
 use fusion_runtime::{Presenter, ToolResponse, UiBlock, ui};
 
@@ -50,7 +53,11 @@ impl Inv {
     }
 
     fn amount_table(&self) -> UiBlock {
-        let amount = format!("${}.{:02}", self.amount_cents / 100, self.amount_cents % 100);
+        let amount = format!(
+            "${}.{:02}",
+            self.amount_cents / 100,
+            self.amount_cents % 100
+        );
         ui::table(["Field", "Value"], [["Amount".to_owned(), amount]])
     }
 
