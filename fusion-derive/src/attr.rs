@@ -369,7 +369,7 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
         let attr_name = ident.to_string();
         match attr_name.as_str() {
             name::PRESENTER => {
-                presenter_opts(attr, &mut presenter_keys, &mut out.presenter, errors)
+                presenter_opts(attr, &mut presenter_keys, &mut out.presenter, errors);
             }
             name::RULE | name::COLLECTION_RULE => {
                 if let Some(rule) = errors.handle(rule(attr, static_name(&attr_name))) {

@@ -115,9 +115,9 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
 /// A field value that can be embedded: a presenter, or an optional value, box, list or slice of
 /// presenters (SPEC §6.8).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be embedded: it is not a presenter",
+    message = "`{Self}` cannot be embedded: it is not a presenter for the context `{Ctx}`",
     label = "`#[embed]` needs a presenter here",
-    note = "derive `Presenter` on the field's type, or remove `#[embed]` from the field"
+    note = "derive `Presenter` on the field's type (with the parent's `#[presenter(context = ...)]`, or none), or remove `#[embed]` from the field"
 )]
 pub trait Embed<Ctx: ?Sized> {
     /// Presents the value as a child of the current item.

@@ -335,3 +335,44 @@ fn embedded_children_receive_the_context() {
     );
     let _: Vec<UiBlock> = vec![ui::markdown("unused")];
 }
+
+/// Counts how often its UI function runs.
+static CHILD_UI_CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[derive(Presenter)]
+#[ui(Self::counted)]
+#[rule("Counted child.")]
+struct CountedChild {
+    n: u32,
+}
+
+impl CountedChild {
+    fn counted(&self) -> UiBlock {
+        CHILD_UI_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        ui::markdown(format!("child {}", self.n))
+    }
+}
+
+#[derive(Presenter)]
+struct CountedParent {
+    #[embed]
+    child: CountedChild,
+}
+
+#[test]
+fn child_ui_of_later_items_is_not_even_evaluated() {
+    let parents: Vec<CountedParent> = (0..3)
+        .map(|n| CountedParent {
+            child: CountedChild { n },
+        })
+        .collect();
+    let response = CountedParent::present_all(&parents).build().unwrap();
+    assert_eq!(CHILD_UI_CALLS.load(std::sync::atomic::Ordering::Relaxed), 1);
+    assert_eq!(
+        &response.blocks()[1..],
+        [
+            "<ui_passthrough type=\"markdown\">\nchild 0\n</ui_passthrough>",
+            "<domain_rules>\n- Counted child.\n</domain_rules>",
+        ]
+    );
+}

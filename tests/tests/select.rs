@@ -175,3 +175,62 @@ fn a_model_without_members() {
         &[] as &[&str]
     );
 }
+
+/// The billing `Invoice` of BILLING.md, for its `_select` names.
+#[derive(Presenter)]
+#[rule("amount_cents is in CENTS. Divide by 100.")]
+struct BillingInvoice {
+    id: String,
+    #[embed]
+    customer: BillingCustomer,
+    amount_cents: u64,
+    currency: String,
+    status: String,
+    issued_at: String,
+    due_at: String,
+    lines: Vec<String>,
+    #[presenter(skip)]
+    internal_margin_bps: u32,
+}
+
+#[derive(Presenter)]
+struct BillingCustomer {
+    name: String,
+}
+
+#[test]
+fn v33_select_names_of_the_billing_invoice() {
+    // The tool layer sorts the union of the presented models' names (SPEC §7.2); for the
+    // billing tool that union is the Invoice's wire names, `internal_margin_bps` excluded.
+    let mut names = <BillingInvoice as Model>::WIRE_NAMES.to_vec();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "amount_cents",
+            "currency",
+            "customer",
+            "due_at",
+            "id",
+            "issued_at",
+            "lines",
+            "status"
+        ]
+    );
+    let invoice = BillingInvoice {
+        id: "INV-1".into(),
+        customer: BillingCustomer {
+            name: "Acme".into(),
+        },
+        amount_cents: 1,
+        currency: "EUR".into(),
+        status: "paid".into(),
+        issued_at: "2026-01-01".into(),
+        due_at: "2026-02-01".into(),
+        lines: Vec::new(),
+        internal_margin_bps: 3,
+    };
+    let text = invoice.present().build().unwrap().text();
+    assert!(!text.contains("internal_margin_bps"));
+    assert!(!text.contains("820") && invoice.internal_margin_bps == 3);
+}
