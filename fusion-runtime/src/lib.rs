@@ -19,6 +19,7 @@
 //! | [`tool`] | tool definitions, argument validation, calls (SPEC §7, §10–§13) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 
+pub mod description;
 pub mod error;
 pub mod escape;
 pub mod json;
@@ -26,14 +27,13 @@ pub mod present;
 pub mod response;
 pub mod select;
 pub mod testing;
+pub mod toon;
 pub mod tool;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 pub mod ui;
 pub mod view;
 pub mod wrap;
-pub mod toon;
-pub mod description;
 
 #[doc(hidden)]
 pub mod __private;
@@ -45,11 +45,11 @@ pub use present::{
 };
 pub use response::{ResponseBuilder, Suggestion, ToolResponse};
 pub use select::{FieldMask, Selection};
+pub use toon::{ToonError, toon_success};
 pub use tool::{Call, Tool, ToolDefinition, ToolSet};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
 pub use wrap::{IntoToolResponse, Json, StructuredError, WrapError, success, success_structured};
-pub use toon::{ToonError, toon_success};
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::Presenter;

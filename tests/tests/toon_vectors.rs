@@ -1,4 +1,4 @@
-//! SPEC §16.8 TOON vectors V42–V48 through `toon_success`, plus the data block of V76 and the
+//! SPEC §16.8 TOON vectors V42–V49 through `toon_success`, plus the data block of V76 and the
 //! encoder's edges (integers beyond 64 bits, options, errors).
 
 use fusion_runtime::toon::{self, Delimiter, ToonError, ToonOptions};
@@ -221,4 +221,64 @@ fn errors_say_what_to_do() {
 fn root_byte_order_mark_is_quoted() {
     check(&json!("\u{feff}x"), "\"\u{feff}x\"");
     check(&json!({"k": "\u{feff}x"}), "k: \u{feff}x");
+}
+
+/// The billing models of BILLING.md, as far as V49 needs them: the derive writes their
+/// redacted wire form, which any serializer (TOON included) sees.
+mod billing {
+    use fusion_runtime::Presenter;
+    use serde::Deserialize;
+
+    #[derive(Presenter, Deserialize)]
+    pub struct Customer {
+        pub id: String,
+        pub name: String,
+        #[redact]
+        pub email: String,
+        pub country: String,
+    }
+
+    #[derive(Presenter, Deserialize)]
+    pub struct InvoiceLine {
+        pub sku: String,
+        pub description: String,
+        pub qty: u32,
+        pub unit_price_cents: u64,
+    }
+
+    #[derive(Presenter, Deserialize)]
+    pub struct Invoice {
+        pub id: String,
+        pub customer: Customer,
+        pub amount_cents: u64,
+        pub currency: String,
+        pub status: String,
+        pub issued_at: String,
+        pub due_at: String,
+        pub lines: Vec<InvoiceLine>,
+        #[serde(skip_serializing)]
+        pub internal_margin_bps: u32,
+    }
+
+    #[derive(Deserialize)]
+    pub struct Fixture {
+        pub invoices: Vec<Invoice>,
+    }
+}
+
+#[test]
+fn v49_a_redacted_model_as_toon() {
+    let fixture: billing::Fixture =
+        serde_json::from_str(include_str!("../../examples/data/billing.json")).unwrap();
+    let first = &fixture.invoices[0];
+    assert_eq!(first.internal_margin_bps, 821);
+    let response = toon_success(first).unwrap();
+    assert_eq!(
+        single_block(&response),
+        "id: INV-0001\ncustomer:\n  id: CUS-001\n  name: Acme Corp\n  email: \"[REDACTED]\"\n  country: DE\namount_cents: 826199\ncurrency: EUR\nstatus: paid\nissued_at: 2026-04-21\ndue_at: 2026-05-21\nlines[4|]{sku|description|qty|unit_price_cents}:\n  SKU-301|\"- refurbished unit\"|5|8900\n  SKU-101|\"Widget, large | blue\"|1|4999\n  SKU-201|Onboarding (one-off)|5|150000\n  SKU-301|\"- refurbished unit\"|3|8900"
+    );
+    // The view holds the redacted wire value that was encoded.
+    let view = response.view().data().as_value().unwrap().clone();
+    assert_eq!(view["customer"]["email"], "[REDACTED]");
+    assert!(view.get("internal_margin_bps").is_none());
 }

@@ -47,7 +47,7 @@ impl<'t> Encoder<'t> {
             self.out.push('\n');
         }
         self.started = true;
-        let spaces = depth * self.indent;
+        let spaces = depth.saturating_mul(self.indent);
         self.out.extend(std::iter::repeat_n(' ', spaces));
     }
 
