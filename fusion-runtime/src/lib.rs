@@ -25,12 +25,12 @@ pub mod escape;
 pub mod json;
 pub mod present;
 pub mod response;
-pub mod select;
-pub mod testing;
-pub mod toon;
-pub mod tool;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
+pub mod select;
+pub mod testing;
+pub mod tool;
+pub mod toon;
 pub mod ui;
 pub mod view;
 pub mod wrap;
@@ -45,8 +45,8 @@ pub use present::{
 };
 pub use response::{ResponseBuilder, Suggestion, ToolResponse};
 pub use select::{FieldMask, Selection};
-pub use toon::{ToonError, toon_success};
 pub use tool::{Call, Tool, ToolDefinition, ToolSet};
+pub use toon::{ToonError, toon_success};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
 pub use wrap::{IntoToolResponse, Json, StructuredError, WrapError, success, success_structured};
