@@ -274,7 +274,7 @@ async fn an_rmcp_tool_router_server_adopts_fusion_in_one_tool() {
     let tools = s.tools().await;
     let mut names: Vec<&str> = tools.iter().map(|t| &*t.name).collect();
     names.sort_unstable();
-    assert_eq!(names, ["billing", "get", "increment"]);
+    assert_eq!(names, ["billing", "get", "increment", "report"]);
     let billing = tools.iter().find(|t| t.name == "billing").unwrap();
     assert!(
         billing

@@ -282,3 +282,55 @@ pub fn serve_stdio_blocking(server: FusionServer) -> Result<(), ServeError> {
         .map_err(|e| ServeError(Box::new(e)))?;
     runtime.block_on(serve_stdio(server))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ResponseBuilder;
+
+    fn wire(result: &CallToolResult) -> String {
+        let mut value = serde_json::to_value(result).unwrap_or_default();
+        // rmcp adds the protocol's `resultType`, which fusion does not set.
+        if let Some(map) = value.as_object_mut() {
+            map.shift_remove("resultType");
+        }
+        value.to_string()
+    }
+
+    #[test]
+    fn call_tool_results_keep_the_three_is_error_states() {
+        let ok = CallToolResult::from(ResponseBuilder::text("hello world").build());
+        assert_eq!(wire(&ok), r#"{"content":[{"type":"text","text":"hello world"}]}"#);
+        let warning = ToolError::warning("ALREADY_PAID", "Invoice INV-0001 is already paid.");
+        let warning = CallToolResult::from(warning.into_response());
+        assert_eq!(
+            wire(&warning),
+            r#"{"content":[{"type":"text","text":"<tool_error code=\"ALREADY_PAID\" severity=\"warning\">\n<message>Invoice INV-0001 is already paid.</message>\n</tool_error>"}],"isError":false}"#
+        );
+        let error = CallToolResult::from(ToolError::unknown_tool("nope").into_response());
+        assert_eq!(error.is_error, Some(true));
+    }
+
+    #[test]
+    fn structured_content_and_every_block_in_order() {
+        let response = ResponseBuilder::structured(&serde_json::json!({"count": 3}))
+            .map(|b| b.rule("r").build())
+            .unwrap_or_else(|_| ResponseBuilder::text("").build());
+        let result = CallToolResult::from(response);
+        assert_eq!(
+            wire(&result),
+            r#"{"content":[{"type":"text","text":"{\n  \"count\": 3\n}"},{"type":"text","text":"<domain_rules>\n- r\n</domain_rules>"}],"structuredContent":{"count":3}}"#
+        );
+    }
+
+    #[test]
+    fn tool_errors_are_call_tool_results() {
+        let Ok(CallToolResponse::Complete(result)) =
+            ToolError::not_found("gone").into_call_tool_result()
+        else {
+            panic!("a tool error is a complete result");
+        };
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(result.content.len(), 1);
+    }
+}

@@ -393,3 +393,35 @@ fn v55_output_schema_under_selection() {
     );
     assert_eq!(selected.description(), "lookup");
 }
+
+/// A documented output type: its doc comment is not part of the output schema.
+#[derive(Serialize, schemars::JsonSchema)]
+#[allow(dead_code, reason = "only its schema is read")]
+struct Documented {
+    /// The id
+    id: String,
+    nested: Nested,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+#[allow(dead_code, reason = "only its schema is read")]
+struct Nested {
+    n: u8,
+}
+
+#[test]
+fn v55_output_schema_member_order_is_kept() {
+    let definition = fusion_runtime::ToolDefinition::from_schema(
+        &ToolSpec::new("lookup")
+            .output::<Documented>()
+            .select()
+            .variant(ActionSpec::new().returns::<Inv2>()),
+        &fusion_runtime::tool::input_schema_of::<Lookup>(),
+    )
+    .unwrap();
+    // Root `required` removed under selection, nested `required` kept, subschemas inlined.
+    assert_eq!(
+        serde_json::to_string(definition.output_schema().unwrap()).unwrap(),
+        r#"{"type":"object","properties":{"id":{"type":"string","description":"The id"},"nested":{"type":"object","properties":{"n":{"type":"integer","format":"uint8","minimum":0,"maximum":255}},"required":["n"]}}}"#
+    );
+}

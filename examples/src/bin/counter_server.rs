@@ -1,8 +1,8 @@
 //! An existing rmcp server that adopts fusion in one tool, without touching the others.
 //!
-//! `Counter` is a plain rmcp `#[tool_router]` server with two tools. Adding the fusion `billing`
-//! tool takes a handler method and one `with_route` line; `increment` and `get` stay exactly as
-//! they were.
+//! `Counter` is a plain rmcp `#[tool_router]` server. Adding the fusion `billing`
+//! tool takes a handler method and one `with_route` line; the rmcp tools stay exactly as they
+//! were (`report` shows that a plain rmcp tool may also return fusion's responses and errors).
 //!
 //! `cargo run -p fusion-examples --bin counter_server` (MCP over stdio, server name `counter`).
 
@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use fusion_examples::tools::Answer;
 use fusion_examples::{Billing, BillingApp, Store};
 use fusion_runtime::tool::Call;
+use fusion_runtime::{ResponseBuilder, ToolError, ToolResponse};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
@@ -36,6 +37,24 @@ impl Counter {
     #[tool]
     fn get(&self) -> String {
         self.count.load(Ordering::SeqCst).to_string()
+    }
+
+    /// Report the counter with a rule for the model
+    // A plain rmcp tool can return fusion values too: `ToolResponse` and `ToolError` implement
+    // rmcp's `IntoCallToolResult`.
+    #[tool]
+    fn report(&self) -> Result<ToolResponse, ToolError> {
+        let count = self.count.load(Ordering::SeqCst);
+        if count == 0 {
+            return Err(
+                ToolError::new("EMPTY", "The counter was never incremented.")
+                    .recovery("Call increment first.")
+                    .action("increment"),
+            );
+        }
+        Ok(ResponseBuilder::text(format!("The counter is at {count}."))
+            .rule("The counter only goes up.")
+            .build())
     }
 }
 

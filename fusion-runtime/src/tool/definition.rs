@@ -219,7 +219,7 @@ impl ToolDefinition {
             return Err(validation_failure(reference, problems));
         }
         if !self.select_names.is_empty() {
-            map.remove(SELECT);
+            map.shift_remove(SELECT);
         }
         Ok(ParsedCall {
             tool: self.name.clone(),
@@ -846,10 +846,10 @@ impl<'a> Builder<'a> {
                 )
             })?;
         for member in ["$schema", "title", "description"] {
-            schema.remove(member);
+            schema.shift_remove(member);
         }
         if selectable {
-            schema.remove("required");
+            schema.shift_remove("required");
         }
         Ok(Some(schema))
     }
@@ -889,7 +889,7 @@ fn constant<'a>(object: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
 fn without_description(schema: &Value) -> Value {
     let mut schema = schema.clone();
     if let Some(map) = schema.as_object_mut() {
-        map.remove("description");
+        map.shift_remove("description");
     }
     schema
 }

@@ -148,7 +148,7 @@ impl Walker<'_> {
             let absent_null =
                 matches!(map.get(&member.name), Some(Value::Null)) && !member.required;
             if absent_null {
-                map.remove(&member.name);
+                map.shift_remove(&member.name);
                 continue;
             }
             match map.get_mut(&member.name) {
