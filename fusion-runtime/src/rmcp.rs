@@ -300,7 +300,10 @@ mod tests {
     #[test]
     fn call_tool_results_keep_the_three_is_error_states() {
         let ok = CallToolResult::from(ResponseBuilder::text("hello world").build());
-        assert_eq!(wire(&ok), r#"{"content":[{"type":"text","text":"hello world"}]}"#);
+        assert_eq!(
+            wire(&ok),
+            r#"{"content":[{"type":"text","text":"hello world"}]}"#
+        );
         let warning = ToolError::warning("ALREADY_PAID", "Invoice INV-0001 is already paid.");
         let warning = CallToolResult::from(warning.into_response());
         assert_eq!(
@@ -314,8 +317,8 @@ mod tests {
     #[test]
     fn structured_content_and_every_block_in_order() {
         let response = ResponseBuilder::structured(&serde_json::json!({"count": 3}))
-            .map(|b| b.rule("r").build())
-            .unwrap_or_else(|_| ResponseBuilder::text("").build());
+            .map_or_else(|_| ResponseBuilder::text(""), |b| b.rule("r"))
+            .build();
         let result = CallToolResult::from(response);
         assert_eq!(
             wire(&result),
