@@ -9,6 +9,9 @@ mod attr;
 mod expand;
 mod fallback;
 
+#[cfg(test)]
+mod expand_tests;
+
 use proc_macro2::TokenStream;
 use syn::DeriveInput;
 
