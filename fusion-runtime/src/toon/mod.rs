@@ -34,7 +34,10 @@
 
 pub(crate) mod encode;
 pub(crate) mod quote;
+pub(crate) mod table;
 pub(crate) mod value;
+
+pub use table::encode_table;
 
 use serde::Serialize;
 
