@@ -97,10 +97,10 @@ impl<T: Model> Serialize for Rows<'_, T> {
     }
 }
 
-/// One element of [`Rows`].
-struct Row<'a, T> {
-    item: &'a T,
-    members: Members<'a>,
+/// One element of [`Rows`], or a presented single value.
+pub(crate) struct Row<'a, T> {
+    pub(crate) item: &'a T,
+    pub(crate) members: Members<'a>,
 }
 
 impl<T: Model> Serialize for Row<'_, T> {
