@@ -356,6 +356,10 @@ struct CellSerializer<'o> {
     delimiter: u8,
 }
 
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "each helper returns what the Serializer methods return"
+)]
 impl CellSerializer<'_> {
     fn integer<I: itoa::Integer>(self, v: I) -> Result<(), NotARow> {
         quote::push_integer(self.out, v);
@@ -499,5 +503,75 @@ impl ser::Serializer for CellSerializer<'_> {
         serialize_map(Option<usize>) -> Self::SerializeMap;
         serialize_struct(&'static str, usize) -> Self::SerializeStruct;
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    }
+}
+
+#[cfg(all(test, feature = "derive"))]
+mod tests {
+    use super::*;
+
+    #[derive(crate::Presenter)]
+    #[presenter(crate = crate)]
+    struct Line {
+        sku: &'static str,
+        qty: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<&'static str>,
+    }
+
+    #[derive(crate::Presenter)]
+    #[presenter(crate = crate)]
+    struct Holder {
+        line: Line,
+    }
+
+    const LINES: [Line; 2] = [
+        Line {
+            sku: "A1",
+            qty: 2,
+            note: Some("x"),
+        },
+        Line {
+            sku: "B|2",
+            qty: 1,
+            note: Some(""),
+        },
+    ];
+
+    /// The table path itself answers (no fallback) exactly when rows fit the header.
+    #[test]
+    fn the_table_path_takes_rows_that_fit_and_only_those() {
+        let options = ToonOptions::pipe();
+        assert_eq!(
+            table(&LINES, Members::Every, &options).as_deref(),
+            Some("[2|]{sku|qty|note}:\n  A1|2|x\n  \"B|2\"|1|\"\"")
+        );
+        let mask = FieldMask::fields(&[LineField::Qty]);
+        assert_eq!(
+            table(&LINES, Members::Selected(&mask), &options).as_deref(),
+            Some("[2|]{qty}:\n  2\n  1")
+        );
+        let skipped = [Line {
+            sku: "C",
+            qty: 3,
+            note: None,
+        }];
+        assert_eq!(table(&skipped, Members::Every, &options), None);
+        let nested = [Holder {
+            line: Line {
+                sku: "D",
+                qty: 4,
+                note: None,
+            },
+        }];
+        assert_eq!(table(&nested, Members::Every, &options), None);
+        let nothing = FieldMask::fields::<LineField>(&[]);
+        assert_eq!(table(&LINES, Members::Selected(&nothing), &options), None);
+    }
+
+    #[test]
+    fn duplicate_names_are_found() {
+        assert!(has_duplicates(&["a", "b", "a"]));
+        assert!(!has_duplicates(&["a", "b", "c"]));
     }
 }
