@@ -39,8 +39,8 @@ pub struct Field<'a> {
     pub name: String,
     /// How the field is written, or `None` when it is never on the wire.
     pub wire: Option<Wire>,
-    /// `#[embed]`: the span of the attribute.
-    pub embed: Option<Span>,
+    /// Whether the field is `#[embed]`.
+    pub embed: bool,
     /// `#[redact]`: the censor.
     pub redact: Option<Censor>,
     /// Whether the type is written `Option<...>` (a `None` stays `null` when redacted).
@@ -130,82 +130,14 @@ impl<'a> Model<'a> {
     /// Parses and checks `input`; every mistake found is in the error.
     pub fn from_input(input: &'a DeriveInput) -> Result<Self, Error> {
         let mut errors = Errors::default();
-        let named = match &input.data {
-            Data::Struct(data) => match &data.fields {
-                Fields::Named(named) => Some(named),
-                Fields::Unnamed(fields) => {
-                    errors.push(attr::error(
-                        fields,
-                        "`#[derive(Presenter)]` does not support tuple structs; name the fields, like `struct Invoice { id: String }`",
-                    ));
-                    None
-                }
-                Fields::Unit => {
-                    errors.push(attr::error(
-                        &input.ident,
-                        "`#[derive(Presenter)]` does not support unit structs; give the struct named fields, like `struct Invoice { id: String }`",
-                    ));
-                    None
-                }
-            },
-            Data::Enum(data) => {
-                errors.push(attr::error_at(
-                    data.enum_token.span,
-                    "`#[derive(Presenter)]` does not support enums; derive it on a struct with named fields (one per variant if needed)",
-                ));
-                None
-            }
-            Data::Union(data) => {
-                errors.push(attr::error_at(
-                    data.union_token.span,
-                    "`#[derive(Presenter)]` does not support unions; derive it on a struct with named fields",
-                ));
-                None
-            }
-        };
+        let named = named_fields(input, &mut errors);
         let container = attr::container(&input.attrs, &mut errors);
         let Some(named) = named else {
             return Err(errors.into_result().err().unwrap_or_else(|| {
                 attr::error(&input.ident, "`#[derive(Presenter)]` needs named fields")
             }));
         };
-
-        let rename_all = container.serde.rename_all;
-        let mut fields = Vec::with_capacity(named.named.len());
-        let mut wire_count = 0;
-        for field in &named.named {
-            let Some(ident) = field.ident.as_ref() else {
-                continue;
-            };
-            let attrs = attr::field(&field.attrs, &mut errors);
-            valid::field_combinations(&attrs, &mut errors);
-            let name = unraw(ident);
-            let on_wire = attrs.skip.is_none() && attrs.serde.skip.is_none();
-            let wire = on_wire.then(|| {
-                let wire_name = match (&attrs.serde.rename, rename_all) {
-                    (Some(rename), _) => rename.value(),
-                    (None, Some(rule)) => rule.apply(&name),
-                    (None, None) => name.clone(),
-                };
-                let wire = Wire {
-                    name: wire_name,
-                    variant: Ident::new(&variant_name(&name), ident.span()),
-                    index: wire_count,
-                    skip_if: attrs.serde.skip_if.clone(),
-                };
-                wire_count += 1;
-                wire
-            });
-            fields.push(Field {
-                ident,
-                ty: &field.ty,
-                name,
-                wire,
-                embed: attrs.embed,
-                redact: attrs.redact.map(|r| r.censor),
-                is_option: is_option(&field.ty),
-            });
-        }
+        let fields = fields(named, container.serde.rename_all, &mut errors);
         valid::wire_names(&fields, &mut errors);
         valid::variants(&fields, &mut errors);
 
@@ -265,6 +197,87 @@ impl<'a> Model<'a> {
     }
 }
 
+/// The named fields of a struct; any other shape is reported.
+fn named_fields<'a>(input: &'a DeriveInput, errors: &mut Errors) -> Option<&'a syn::FieldsNamed> {
+    match &input.data {
+        Data::Struct(data) => match &data.fields {
+            Fields::Named(named) => Some(named),
+            Fields::Unnamed(fields) => {
+                errors.push(attr::error(
+                    fields,
+                    "`#[derive(Presenter)]` does not support tuple structs; name the fields, like `struct Invoice { id: String }`",
+                ));
+                None
+            }
+            Fields::Unit => {
+                errors.push(attr::error(
+                    &input.ident,
+                    "`#[derive(Presenter)]` does not support unit structs; give the struct named fields, like `struct Invoice { id: String }`",
+                ));
+                None
+            }
+        },
+        Data::Enum(data) => {
+            errors.push(attr::error_at(
+                data.enum_token.span,
+                "`#[derive(Presenter)]` does not support enums; derive it on a struct with named fields (one per variant if needed)",
+            ));
+            None
+        }
+        Data::Union(data) => {
+            errors.push(attr::error_at(
+                data.union_token.span,
+                "`#[derive(Presenter)]` does not support unions; derive it on a struct with named fields",
+            ));
+            None
+        }
+    }
+}
+
+/// The fields with their attributes read and their wire names computed.
+fn fields<'a>(
+    named: &'a syn::FieldsNamed,
+    rename_all: Option<RenameRule>,
+    errors: &mut Errors,
+) -> Vec<Field<'a>> {
+    let mut fields = Vec::with_capacity(named.named.len());
+    let mut wire_count = 0;
+    for field in &named.named {
+        let Some(ident) = field.ident.as_ref() else {
+            continue;
+        };
+        let attrs = attr::field(&field.attrs, errors);
+        valid::field_combinations(&attrs, errors);
+        let name = unraw(ident);
+        let on_wire = attrs.skip.is_none() && attrs.serde.skip.is_none();
+        let wire = on_wire.then(|| {
+            let wire_name = match (&attrs.serde.rename, rename_all) {
+                (Some(rename), _) => rename.value(),
+                (None, Some(rule)) => rule.apply(&name),
+                (None, None) => name.clone(),
+            };
+            let wire = Wire {
+                name: wire_name,
+                variant: Ident::new(&variant_name(&name), ident.span()),
+                index: wire_count,
+                skip_if: attrs.serde.skip_if.clone(),
+            };
+            wire_count += 1;
+            wire
+        });
+        fields.push(Field {
+            ident,
+            ty: &field.ty,
+            name,
+            wire,
+            embed: attrs.embed.is_some(),
+            redact: attrs.redact.map(|r| r.censor),
+            is_option: is_option(&field.ty),
+        });
+    }
+    fields
+}
+
 /// The identifier without `r#`.
 pub fn unraw(ident: &Ident) -> String {
     let text = ident.to_string();
@@ -286,18 +299,15 @@ pub fn is_option(ty: &Type) -> bool {
     match ty {
         Type::Group(group) => is_option(&group.elem),
         Type::Paren(paren) => is_option(&paren.elem),
-        Type::Path(path) if path.qself.is_none() => {
-            path.path.segments.last().is_some_and(|last| {
-                last.ident == "Option"
-                    && matches!(&last.arguments, syn::PathArguments::AngleBracketed(args)
+        Type::Path(path) if path.qself.is_none() => path.path.segments.last().is_some_and(|last| {
+            last.ident == "Option"
+                && matches!(&last.arguments, syn::PathArguments::AngleBracketed(args)
                         if args.args.len() == 1
                             && matches!(args.args.first(), Some(syn::GenericArgument::Type(_))))
-            })
-        }
+        }),
         _ => false,
     }
 }
-
 
 /// Whether a template names `name`.
 pub fn template_uses(template: &attr::Template, name: &str) -> bool {
@@ -306,8 +316,6 @@ pub fn template_uses(template: &attr::Template, name: &str) -> bool {
         .iter()
         .any(|p| matches!(p, Piece::Name(n) if n == name))
 }
-
-
 
 /// Whether any token of `ty` is one of `params` (a type that needs a where-clause).
 pub fn mentions(ty: &Type, params: &[&Ident]) -> bool {

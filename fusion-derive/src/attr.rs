@@ -47,11 +47,6 @@ impl Errors {
         }
     }
 
-    /// Whether no mistake was found.
-    pub fn is_empty(&self) -> bool {
-        self.first.is_none()
-    }
-
     /// The mistakes, if any.
     pub fn into_result(self) -> Result<()> {
         match self.first {
@@ -152,14 +147,45 @@ pub struct ContainerAttrs {
     pub serde: SerdeContainer,
 }
 
-/// One struct-level declaration.
-pub enum Decl {
-    /// `#[rule]` or `#[collection_rule]`.
-    Rule(RuleAttr),
-    /// `#[suggest]` or `#[collection_suggest]`.
-    Suggest(SuggestAttr),
-    /// `#[ui]` or `#[collection_ui]`.
-    Ui(UiAttr),
+/// One struct-level declaration: `#[rule]`, `#[suggest]`, `#[ui]` or a collection form.
+pub struct Decl {
+    /// Which attribute it came from (`rule`, `collection_ui`, ...).
+    pub attr: &'static str,
+    /// What it produces.
+    pub body: DeclBody,
+    /// `when = predicate`.
+    pub when: Option<Expr>,
+    /// `reveal(field, ...)`.
+    pub reveal: Vec<Ident>,
+}
+
+/// What a declaration produces, as written.
+pub enum DeclBody {
+    /// A rule text template.
+    RuleText(Template),
+    /// `#[rule(call = f)]`.
+    RuleCall(Expr),
+    /// `#[suggest(tool = "...", reason = "...")]` (both templates).
+    SuggestPair(Template, Template),
+    /// `#[suggest(call = f)]`.
+    SuggestCall(Expr),
+    /// `#[ui(f)]` or `#[ui(call = f)]`.
+    UiCall(Expr),
+    /// `#[ui(markdown = "...")]`.
+    UiMarkdown(Template),
+    /// `#[ui(summary = "...")]`.
+    UiSummary(Template),
+}
+
+impl DeclBody {
+    /// The templates of the declaration.
+    pub fn templates(&self) -> Vec<&Template> {
+        match self {
+            DeclBody::RuleText(t) | DeclBody::UiMarkdown(t) | DeclBody::UiSummary(t) => vec![t],
+            DeclBody::SuggestPair(tool, reason) => vec![tool, reason],
+            DeclBody::RuleCall(_) | DeclBody::SuggestCall(_) | DeclBody::UiCall(_) => Vec::new(),
+        }
+    }
 }
 
 /// `#[presenter(agent_limit = 50, context = AppCtx, name = "Invoice", crate = path,
@@ -214,68 +240,6 @@ impl Template {
     }
 }
 
-/// `#[rule("text", when = f, reveal(a))]`, `#[rule(call = f)]` (and `#[collection_rule]`).
-pub struct RuleAttr {
-    /// `rule` or `collection_rule`.
-    pub attr: &'static str,
-    /// What the rule says.
-    pub body: Body,
-    /// `when = predicate`.
-    pub when: Option<Expr>,
-    /// `reveal(field, ...)`.
-    pub reveal: Vec<Ident>,
-}
-
-/// A template or a function.
-pub enum Body {
-    /// A text template.
-    Text(Template),
-    /// `call = f`.
-    Call(Expr),
-}
-
-/// `#[suggest(tool = "...", reason = "...", when = f)]`, `#[suggest(call = f)]`.
-pub struct SuggestAttr {
-    /// `suggest` or `collection_suggest`.
-    pub attr: &'static str,
-    /// What the suggestion is.
-    pub body: SuggestBody,
-    /// `when = predicate`.
-    pub when: Option<Expr>,
-    /// `reveal(field, ...)`.
-    pub reveal: Vec<Ident>,
-}
-
-/// A fixed pair or a function.
-pub enum SuggestBody {
-    /// `tool = "...", reason = "..."` (both templates).
-    Pair(Template, Template),
-    /// `call = f`.
-    Call(Expr),
-}
-
-/// `#[ui(Self::gauge)]`, `#[ui(call = f)]`, `#[ui(markdown = "...")]`, `#[ui(summary = "...")]`.
-pub struct UiAttr {
-    /// `ui` or `collection_ui`.
-    pub attr: &'static str,
-    /// What the entry is.
-    pub body: UiBody,
-    /// `when = predicate`.
-    pub when: Option<Expr>,
-    /// `reveal(field, ...)`.
-    pub reveal: Vec<Ident>,
-}
-
-/// A function or a templated helper.
-pub enum UiBody {
-    /// `call = f` or a bare path.
-    Call(Expr),
-    /// `markdown = "template"`.
-    Markdown(Template),
-    /// `summary = "template"`.
-    Summary(Template),
-}
-
 /// The attributes of one field.
 #[derive(Default)]
 pub struct FieldAttrs {
@@ -283,16 +247,16 @@ pub struct FieldAttrs {
     pub skip: Option<Span>,
     /// `#[redact(...)]`.
     pub redact: Option<RedactAttr>,
-    /// `#[embed]`, with its span.
-    pub embed: Option<Span>,
+    /// `#[embed]`, kept for spans.
+    pub embed: Option<Attribute>,
     /// `#[serde(...)]` options that change the wire.
     pub serde: SerdeField,
 }
 
 /// `#[redact]`, `#[redact(censor = "***")]`, `#[redact(with = path)]`.
 pub struct RedactAttr {
-    /// The attribute's span.
-    pub span: Span,
+    /// The attribute, for spans.
+    pub attr: Attribute,
     /// Which censor.
     pub censor: Censor,
 }
@@ -404,20 +368,22 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
         };
         let attr_name = ident.to_string();
         match attr_name.as_str() {
-            name::PRESENTER => presenter_opts(attr, &mut presenter_keys, &mut out.presenter, errors),
+            name::PRESENTER => {
+                presenter_opts(attr, &mut presenter_keys, &mut out.presenter, errors);
+            }
             name::RULE | name::COLLECTION_RULE => {
                 if let Some(rule) = errors.handle(rule(attr, static_name(&attr_name))) {
-                    out.decls.push(Decl::Rule(rule));
+                    out.decls.push(rule);
                 }
             }
             name::SUGGEST | name::COLLECTION_SUGGEST => {
                 if let Some(suggest) = errors.handle(suggest(attr, static_name(&attr_name))) {
-                    out.decls.push(Decl::Suggest(suggest));
+                    out.decls.push(suggest);
                 }
             }
             name::UI | name::COLLECTION_UI => {
                 if let Some(ui) = errors.handle(ui(attr, static_name(&attr_name))) {
-                    out.decls.push(Decl::Ui(ui));
+                    out.decls.push(ui);
                 }
             }
             name::SERDE => serde_container(attr, &mut out.serde, errors),
@@ -446,17 +412,17 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
                 }
             }
             name::REDACT => {
-                if let Some(first) = &out.redact {
-                    errors.push(duplicate_attr(attr, name::REDACT, first.span));
+                if out.redact.is_some() {
+                    errors.push(duplicate_attr(attr, name::REDACT));
                 } else if let Some(redact) = errors.handle(redact(attr)) {
                     out.redact = Some(redact);
                 }
             }
             name::EMBED => {
                 if out.embed.is_some() {
-                    errors.push(duplicate_attr(attr, name::EMBED, Span::call_site()));
+                    errors.push(duplicate_attr(attr, name::EMBED));
                 } else if errors.handle(embed(attr)).is_some() {
-                    out.embed = Some(attr.span());
+                    out.embed = Some(attr.clone());
                 }
             }
             name::SERDE => serde_field(attr, &mut out.serde, errors),
@@ -484,17 +450,21 @@ fn misplaced(attr: &Attribute, attr_name: &str, place: Place) -> Error {
         Place::Struct => "put it on a field",
         Place::Field => "put it on the struct",
     };
-    error(attr, format!(
-        "`#[{attr_name}]` is not expected on {}; {fix}",
-        place.noun()
-    ))
+    error(
+        attr,
+        format!(
+            "`#[{attr_name}]` is not expected on {}; {fix}",
+            place.noun()
+        ),
+    )
 }
 
 /// "duplicate `#[redact]` on this field; keep only one".
-fn duplicate_attr(attr: &Attribute, attr_name: &str, _first: Span) -> Error {
-    error(attr, format!(
-        "duplicate `#[{attr_name}]` on this field; keep only one"
-    ))
+fn duplicate_attr(attr: &Attribute, attr_name: &str) -> Error {
+    error(
+        attr,
+        format!("duplicate `#[{attr_name}]` on this field; keep only one"),
+    )
 }
 
 /// The argument list of `#[name(...)]`; `#[name]` has none, `#[name = ...]` is an error.
@@ -502,13 +472,15 @@ fn list(attr: &Attribute, attr_name: &str, example: &str) -> Result<Vec<NestedMe
     match &attr.meta {
         Meta::Path(_) => Ok(Vec::new()),
         Meta::List(list) => NestedMeta::parse_meta_list(list.tokens.clone()).map_err(|e| {
-            error_at(e.span(), format!(
-                "`#[{attr_name}(...)]` cannot be read: {e}; write `{example}`"
-            ))
+            error_at(
+                e.span(),
+                format!("`#[{attr_name}(...)]` cannot be read: {e}; write `{example}`"),
+            )
         }),
-        Meta::NameValue(nv) => Err(error(nv.eq_token, format!(
-            "`#[{attr_name} = ...]` is not a form of `#[{attr_name}]`; write `{example}`"
-        ))),
+        Meta::NameValue(nv) => Err(error(
+            &nv.value,
+            format!("`#[{attr_name} = ...]` is not a form of `#[{attr_name}]`; write `{example}`"),
+        )),
     }
 }
 
@@ -662,11 +634,10 @@ fn args(
             continue;
         };
         if keys.seen.contains(&key_text) {
-            errors.push(
-                error(key, format!(
-                    "duplicate `{key_text}` in `#[{attr}(...)]`; keep only one"
-                )),
-            );
+            errors.push(error(
+                key,
+                format!("duplicate `{key_text}` in `#[{attr}(...)]`; keep only one"),
+            ));
             continue;
         }
         keys.seen.push(key_text);
@@ -687,7 +658,9 @@ fn unknown_key(attr: &str, key: &Ident, specs: &[Spec]) -> Error {
     let key_text = key.to_string();
     let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
     let message = match did_you_mean(&key_text, names.iter().copied()) {
-        Some(close) => format!("unknown key `{key_text}` in `#[{attr}(...)]`; did you mean `{close}`?"),
+        Some(close) => {
+            format!("unknown key `{key_text}` in `#[{attr}(...)]`; did you mean `{close}`?")
+        }
         None if names.is_empty() => {
             format!("unknown key `{key_text}` in `#[{attr}(...)]`; `#[{attr}]` takes no arguments")
         }
@@ -707,33 +680,34 @@ fn unknown_key(attr: &str, key: &Ident, specs: &[Spec]) -> Error {
 fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
     let key = spec.name;
     let example = spec.example;
-    let wrong = |what: &str, at: &dyn ToTokensSpan| {
-        error_at(at.span_of(), format!("`{key}` expects {what}; write `{example}`"))
+    let wrong = |what: &str, at: &dyn ToTokens| {
+        error(at, format!("`{key}` expects {what}; write `{example}`"))
     };
     match (spec.kind, meta) {
         (Kind::Flag, Meta::Path(path)) => Ok(Value::Flag(path.span())),
-        (Kind::Flag, other) => Err(error(other, format!(
-            "`{key}` takes no value; write `{example}`"
-        ))),
+        (Kind::Flag, other) => Err(error(
+            other,
+            format!("`{key}` takes no value; write `{example}`"),
+        )),
         (Kind::Idents, Meta::List(list)) => {
             let parsed = list.parse_args_with(
                 syn::punctuated::Punctuated::<Ident, syn::Token![,]>::parse_terminated,
             );
             match parsed {
-                Ok(idents) if !idents.is_empty() => {
-                    Ok(Value::Idents(idents.into_iter().collect()))
-                }
-                Ok(_) => Err(wrong("field names", &list.path.span())),
-                Err(_) => Err(wrong("field names", &list.tokens.span())),
+                Ok(idents) if !idents.is_empty() => Ok(Value::Idents(idents.into_iter().collect())),
+                Ok(_) => Err(wrong("field names", &list.path)),
+                Err(_) => Err(wrong("field names", &list.tokens)),
             }
         }
-        (Kind::Idents, other) => Err(wrong("a list of field names", &other.span())),
-        (_, Meta::Path(path)) => Err(error(path, format!(
-            "`{key}` needs a value; write `{example}`"
-        ))),
-        (_, Meta::List(list)) => Err(error(&list.path, format!(
-            "`{key}(...)` is not a form of `{key}`; write `{example}`"
-        ))),
+        (Kind::Idents, other) => Err(wrong("a list of field names", &other)),
+        (_, Meta::Path(path)) => Err(error(
+            path,
+            format!("`{key}` needs a value; write `{example}`"),
+        )),
+        (_, Meta::List(list)) => Err(error(
+            &list.path,
+            format!("`{key}(...)` is not a form of `{key}`; write `{example}`"),
+        )),
         (kind, Meta::NameValue(nv)) => {
             let expr = unwrap_group(&nv.value);
             match kind {
@@ -741,7 +715,7 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                     Expr::Lit(syn::ExprLit {
                         lit: Lit::Str(lit), ..
                     }) => Ok(Value::Str(lit.clone())),
-                    other => Err(wrong("a string", &other.span())),
+                    other => Err(wrong("a string", &other)),
                 },
                 Kind::Int => match expr {
                     Expr::Lit(syn::ExprLit {
@@ -749,28 +723,28 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                     }) => lit
                         .base10_parse::<usize>()
                         .map(|n| Value::Int(n, lit.span()))
-                        .map_err(|_| wrong("a non-negative integer", &lit.span())),
-                    other => Err(wrong("a non-negative integer", &other.span())),
+                        .map_err(|_| wrong("a non-negative integer", &lit)),
+                    other => Err(wrong("a non-negative integer", &other)),
                 },
                 Kind::Type => match expr {
-                    Expr::Path(path) if path.qself.is_none() => Ok(Value::Type(Type::Path(
-                        syn::TypePath {
+                    Expr::Path(path) if path.qself.is_none() => {
+                        Ok(Value::Type(Type::Path(syn::TypePath {
                             qself: None,
                             path: path.path.clone(),
-                        },
-                    ))),
+                        })))
+                    }
                     Expr::Lit(syn::ExprLit {
                         lit: Lit::Str(lit), ..
                     }) => lit
                         .parse::<Type>()
                         .map(Value::Type)
-                        .map_err(|_| wrong("a type", &lit.span())),
-                    other => Err(wrong("a type", &other.span())),
+                        .map_err(|_| wrong("a type", &lit)),
+                    other => Err(wrong("a type", &other)),
                 },
                 Kind::Callback => match expr {
-                    Expr::Lit(lit) => Err(wrong("a function", &lit.span())),
+                    Expr::Lit(lit) => Err(wrong("a function", &lit)),
                     Expr::Path(_) | Expr::Closure(_) => Ok(Value::Expr(expr.clone())),
-                    other => Err(wrong("a function path or a closure", &other.span())),
+                    other => Err(wrong("a function path or a closure", &other)),
                 },
                 Kind::Path => match expr {
                     Expr::Path(path) if path.qself.is_none() => Ok(Value::Path(path.path.clone())),
@@ -779,37 +753,29 @@ fn value(meta: &Meta, spec: &Spec) -> Result<Value> {
                     }) => lit
                         .parse::<Path>()
                         .map(Value::Path)
-                        .map_err(|_| wrong("a path", &lit.span())),
-                    other => Err(wrong("a path", &other.span())),
+                        .map_err(|_| wrong("a path", &lit)),
+                    other => Err(wrong("a path", &other)),
                 },
                 Kind::Ident => match expr {
                     Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
-                        Ok(Value::Ident(path.path.get_ident().cloned().ok_or_else(|| {
-                            wrong("a name", &path.span())
-                        })?))
+                        Ok(Value::Ident(
+                            path.path
+                                .get_ident()
+                                .cloned()
+                                .ok_or_else(|| wrong("a name", &path))?,
+                        ))
                     }
                     Expr::Lit(syn::ExprLit {
                         lit: Lit::Str(lit), ..
                     }) => lit
                         .parse::<Ident>()
                         .map(Value::Ident)
-                        .map_err(|_| wrong("a name", &lit.span())),
-                    other => Err(wrong("a name", &other.span())),
+                        .map_err(|_| wrong("a name", &lit)),
+                    other => Err(wrong("a name", &other)),
                 },
-                Kind::Flag | Kind::Idents => Err(wrong("something else", &nv.span())),
+                Kind::Flag | Kind::Idents => Err(wrong("something else", &nv)),
             }
         }
-    }
-}
-
-/// Anything with a span, for the `wrong` closure above.
-trait ToTokensSpan {
-    fn span_of(&self) -> Span;
-}
-
-impl ToTokensSpan for Span {
-    fn span_of(&self) -> Span {
-        *self
     }
 }
 
@@ -822,12 +788,7 @@ fn unwrap_group(expr: &Expr) -> &Expr {
 }
 
 /// Container `#[presenter(...)]`.
-fn presenter_opts(
-    attr: &Attribute,
-    keys: &mut Keys,
-    out: &mut PresenterOpts,
-    errors: &mut Errors,
-) {
+fn presenter_opts(attr: &Attribute, keys: &mut Keys, out: &mut PresenterOpts, errors: &mut Errors) {
     const SPECS: &[Spec] = &[
         spec("agent_limit", Kind::Int, "agent_limit = 50"),
         spec("context", Kind::Type, "context = AppCtx"),
@@ -844,11 +805,10 @@ fn presenter_opts(
         return;
     };
     if matches!(attr.meta, Meta::Path(_)) {
-        errors.push(
-            error(attr, format!(
-                "`#[presenter]` needs options; write `{example}` or remove it"
-            )),
-        );
+        errors.push(error(
+            attr,
+            format!("`#[presenter]` needs options; write `{example}` or remove it"),
+        ));
         return;
     }
     let mut local = Vec::new();
@@ -865,9 +825,10 @@ fn presenter_opts(
     }
     if let Some(lit) = args.str("name") {
         if lit.value().is_empty() {
-            errors.push(
-                error(lit, "the model's `name` is empty; write `name = \"Invoice\"`"),
-            );
+            errors.push(error(
+                lit,
+                "the model's `name` is empty; write `name = \"Invoice\"`",
+            ));
         } else {
             out.name = Some(lit);
         }
@@ -883,7 +844,8 @@ fn presenter_opts(
 /// Field `#[presenter(skip)]`; returns the span of `skip`.
 fn field_presenter(attr: &Attribute, keys: &mut Keys, errors: &mut Errors) -> Option<Span> {
     const SPECS: &[Spec] = &[spec("skip", Kind::Flag, "#[presenter(skip)]")];
-    const ON_STRUCT: &str = "is not expected on a field; put it in `#[presenter(...)]` on the struct";
+    const ON_STRUCT: &str =
+        "is not expected on a field; put it in `#[presenter(...)]` on the struct";
     const ELSEWHERE: &[(&str, &str)] = &[
         ("agent_limit", ON_STRUCT),
         ("context", ON_STRUCT),
@@ -901,11 +863,10 @@ fn field_presenter(attr: &Attribute, keys: &mut Keys, errors: &mut Errors) -> Op
         errors.push(error);
     }
     if empty {
-        errors.push(
-            error(attr, format!(
-                "`#[presenter]` on a field needs an option; write `{example}`"
-            )),
-        );
+        errors.push(error(
+            attr,
+            format!("`#[presenter]` on a field needs an option; write `{example}`"),
+        ));
         return None;
     }
     match args.take("skip") {
@@ -917,11 +878,10 @@ fn field_presenter(attr: &Attribute, keys: &mut Keys, errors: &mut Errors) -> Op
 /// Reports positional items in an attribute that has none.
 fn positional_not_expected(args: &Args, attr: &str, example: &str, errors: &mut Vec<Error>) {
     for item in &args.positional {
-        errors.push(
-            error(item, format!(
-                "a value without a key is not expected in `#[{attr}(...)]`; write `{example}`"
-            )),
-        );
+        errors.push(error(
+            item,
+            format!("a value without a key is not expected in `#[{attr}(...)]`; write `{example}`"),
+        ));
     }
 }
 
@@ -952,16 +912,25 @@ pub fn template(lit: &LitStr) -> Result<Template> {
                     placeholder.push(next);
                 }
                 if !closed {
-                    return Err(error(lit, "this template has a `{` that is never closed; write `{{` for a literal brace",));
+                    return Err(error(
+                        lit,
+                        "this template has a `{` that is never closed; write `{{` for a literal brace",
+                    ));
                 }
                 let name = placeholder.trim();
                 if name.is_empty() {
-                    return Err(error(lit, "this template has an empty `{}`; name a field, like `{id}`, or write `{{}}` for literal braces",));
+                    return Err(error(
+                        lit,
+                        "this template has an empty `{}`; name a field, like `{id}`, or write `{{}}` for literal braces",
+                    ));
                 }
                 if syn::parse_str::<Ident>(name).is_err() && name != "self" {
-                    return Err(error(lit, format!(
-                        "`{{{placeholder}}}` is not a field name; templates interpolate fields by name, like `{{id}}` (format values in a function with `call = ...`)"
-                    )));
+                    return Err(error(
+                        lit,
+                        format!(
+                            "`{{{placeholder}}}` is not a field name; templates interpolate fields by name, like `{{id}}` (format values in a function with `call = ...`)"
+                        ),
+                    ));
                 }
                 if !literal.is_empty() {
                     pieces.push(Piece::Text(std::mem::take(&mut literal)));
@@ -969,7 +938,10 @@ pub fn template(lit: &LitStr) -> Result<Template> {
                 pieces.push(Piece::Name(name.trim_start_matches("r#").to_owned()));
             }
             '}' => {
-                return Err(error(lit, "this template has a `}` that closes nothing; write `}}` for a literal brace",));
+                return Err(error(
+                    lit,
+                    "this template has a `}` that closes nothing; write `}}` for a literal brace",
+                ));
             }
             other => literal.push(other),
         }
@@ -984,12 +956,7 @@ pub fn template(lit: &LitStr) -> Result<Template> {
 }
 
 /// The text given positionally (`#[rule("...")]`) or as `text = "..."`.
-fn text_arg(
-    args: &mut Args,
-    attr: &str,
-    example: &str,
-    errors: &mut Vec<Error>,
-) -> Option<LitStr> {
+fn text_arg(args: &mut Args, attr: &str, example: &str, errors: &mut Vec<Error>) -> Option<LitStr> {
     let mut positional = None;
     for item in std::mem::take(&mut args.positional) {
         match item {
@@ -1042,9 +1009,10 @@ fn decl_args(
 ) -> Result<(Args, Vec<Error>)> {
     let items = list(attr, attr_name, example)?;
     if matches!(attr.meta, Meta::Path(_)) {
-        return Err(error(attr, format!(
-            "`#[{attr_name}]` needs arguments; write `{example}`"
-        )));
+        return Err(error(
+            attr,
+            format!("`#[{attr_name}]` needs arguments; write `{example}`"),
+        ));
     }
     let mut keys = Keys::new(attr_name);
     let mut errors = Vec::new();
@@ -1064,7 +1032,7 @@ fn finish<T>(value: Option<T>, errors: Vec<Error>) -> Result<T> {
 }
 
 /// `#[rule]` / `#[collection_rule]`.
-fn rule(attr: &Attribute, attr_name: &'static str) -> Result<RuleAttr> {
+fn rule(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     let specs: &[Spec] = &[
         spec("text", Kind::Str, "text = \"...\""),
         spec("when", Kind::Callback, "when = Self::is_overdue"),
@@ -1085,11 +1053,16 @@ fn rule(attr: &Attribute, attr_name: &'static str) -> Result<RuleAttr> {
     let call = args.expr("call");
     let body = match (text, call) {
         (Some(text), Some(_)) => {
-            errors.push(conflict(attr_name, "a text", "`call`", call_span.unwrap_or(text.span())));
+            errors.push(conflict(
+                attr_name,
+                "a text",
+                "`call`",
+                call_span.unwrap_or(text.span()),
+            ));
             None
         }
         (Some(text), None) => match template(&text) {
-            Ok(template) => Some(Body::Text(template)),
+            Ok(template) => Some(DeclBody::RuleText(template)),
             Err(error) => {
                 errors.push(error);
                 None
@@ -1099,7 +1072,7 @@ fn rule(attr: &Attribute, attr_name: &'static str) -> Result<RuleAttr> {
             if let Some(span) = reveal_span {
                 errors.push(conflict(attr_name, "`reveal`", "`call`", span));
             }
-            Some(Body::Call(call))
+            Some(DeclBody::RuleCall(call))
         }
         (None, None) => {
             if errors.is_empty() {
@@ -1113,7 +1086,7 @@ fn rule(attr: &Attribute, attr_name: &'static str) -> Result<RuleAttr> {
         }
     };
     finish(
-        body.map(|body| RuleAttr {
+        body.map(|body| Decl {
             attr: attr_name,
             body,
             when,
@@ -1124,13 +1097,14 @@ fn rule(attr: &Attribute, attr_name: &'static str) -> Result<RuleAttr> {
 }
 
 fn conflict(attr: &str, a: &str, b: &str, span: Span) -> Error {
-    error_at(span, format!(
-        "{a} and {b} cannot be used together in `#[{attr}(...)]`; keep one of them"
-    ))
+    error_at(
+        span,
+        format!("{a} and {b} cannot be used together in `#[{attr}(...)]`; keep one of them"),
+    )
 }
 
 /// `#[suggest]` / `#[collection_suggest]`.
-fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<SuggestAttr> {
+fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     let specs: &[Spec] = &[
         spec("tool", Kind::Str, "tool = \"billing.remind\""),
         spec("reason", Kind::Str, "reason = \"Send a payment reminder\""),
@@ -1155,20 +1129,25 @@ fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<SuggestAttr> {
     let body = match (call, tool, reason) {
         (Some(_), tool, reason) if tool.is_some() || reason.is_some() => {
             let which = if tool.is_some() { "`tool`" } else { "`reason`" };
-            errors.push(conflict(attr_name, "`call`", which, call_span.unwrap_or_else(Span::call_site)));
+            errors.push(conflict(
+                attr_name,
+                "`call`",
+                which,
+                call_span.unwrap_or_else(Span::call_site),
+            ));
             None
         }
         (Some(call), _, _) => {
             if let Some(span) = reveal_span {
                 errors.push(conflict(attr_name, "`reveal`", "`call`", span));
             }
-            Some(SuggestBody::Call(call))
+            Some(DeclBody::SuggestCall(call))
         }
         (None, Some(tool), Some(reason)) => {
             let tool = template(&tool);
             let reason = template(&reason);
             match (tool, reason) {
-                (Ok(tool), Ok(reason)) => Some(SuggestBody::Pair(tool, reason)),
+                (Ok(tool), Ok(reason)) => Some(DeclBody::SuggestPair(tool, reason)),
                 (tool, reason) => {
                     errors.extend(tool.err());
                     errors.extend(reason.err());
@@ -1189,7 +1168,7 @@ fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<SuggestAttr> {
         }
     };
     finish(
-        body.map(|body| SuggestAttr {
+        body.map(|body| Decl {
             attr: attr_name,
             body,
             when,
@@ -1200,7 +1179,7 @@ fn suggest(attr: &Attribute, attr_name: &'static str) -> Result<SuggestAttr> {
 }
 
 /// `#[ui]` / `#[collection_ui]`.
-fn ui(attr: &Attribute, attr_name: &'static str) -> Result<UiAttr> {
+fn ui(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     let specs: &[Spec] = &[
         spec("call", Kind::Callback, "call = Self::gauge"),
         spec("markdown", Kind::Str, "markdown = \"Client: {name}\""),
@@ -1239,17 +1218,25 @@ fn ui(attr: &Attribute, attr_name: &'static str) -> Result<UiAttr> {
     let reveal_span = args.has("reveal");
     let reveal = args.idents("reveal");
     let when = args.expr("when");
-    let mut bodies: Vec<(String, Span, UiBody)> = Vec::new();
+    let mut bodies: Vec<(String, Span, DeclBody)> = Vec::new();
     if let Some(call) = positional {
-        bodies.push(("a function path".to_owned(), call.span(), UiBody::Call(call)));
+        bodies.push((
+            "a function path".to_owned(),
+            call.span(),
+            DeclBody::UiCall(call),
+        ));
     }
     let call_span = args.has("call");
     if let Some(call) = args.expr("call") {
-        bodies.push(("`call`".to_owned(), call_span.unwrap_or(call.span()), UiBody::Call(call)));
+        bodies.push((
+            "`call`".to_owned(),
+            call_span.unwrap_or(call.span()),
+            DeclBody::UiCall(call),
+        ));
     }
     for (key, make) in [
-        ("markdown", UiBody::Markdown as fn(Template) -> UiBody),
-        ("summary", UiBody::Summary as fn(Template) -> UiBody),
+        ("markdown", DeclBody::UiMarkdown as fn(Template) -> DeclBody),
+        ("summary", DeclBody::UiSummary as fn(Template) -> DeclBody),
     ] {
         let span = args.has(key);
         if let Some(lit) = args.str(key) {
@@ -1263,18 +1250,17 @@ fn ui(attr: &Attribute, attr_name: &'static str) -> Result<UiAttr> {
         errors.push(conflict(attr_name, &bodies[0].0, &bodies[1].0, bodies[1].1));
     }
     let body = bodies.into_iter().next().map(|(_, _, body)| body);
-    if let (Some(UiBody::Call(_)), Some(span)) = (&body, reveal_span) {
+    if let (Some(DeclBody::UiCall(_)), Some(span)) = (&body, reveal_span) {
         errors.push(conflict(attr_name, "`reveal`", "a function", span));
     }
     if body.is_none() && errors.is_empty() {
-        errors.push(
-            error(attr, format!(
-                "`#[{attr_name}]` needs a function; write `{example}`"
-            )),
-        );
+        errors.push(error(
+            attr,
+            format!("`#[{attr_name}]` needs a function; write `{example}`"),
+        ));
     }
     finish(
-        body.map(|body| UiAttr {
+        body.map(|body| Decl {
             attr: attr_name,
             body,
             when,
@@ -1315,7 +1301,7 @@ fn redact(attr: &Attribute) -> Result<RedactAttr> {
     };
     finish(
         Some(RedactAttr {
-            span: attr.span(),
+            attr: attr.clone(),
             censor,
         }),
         errors,
@@ -1368,11 +1354,38 @@ const SERDE_UNSUPPORTED_CONTAINER: &[(&str, &str)] = &[
     ("remote", "derive `Presenter` on a local struct instead"),
 ];
 const SERDE_UNSUPPORTED_FIELD: &[(&str, &str)] = &[
-    ("flatten", "declare the inner fields on this struct, or `#[embed]` the inner model"),
-    ("serialize_with", "use `#[redact(with = path)]` to replace the value, or change the field's type"),
-    ("with", "use `#[redact(with = path)]` to replace the value, or change the field's type"),
+    (
+        "flatten",
+        "declare the inner fields on this struct, or `#[embed]` the inner model",
+    ),
+    (
+        "serialize_with",
+        "use `#[redact(with = path)]` to replace the value, or change the field's type",
+    ),
+    (
+        "with",
+        "use `#[redact(with = path)]` to replace the value, or change the field's type",
+    ),
     ("getter", "derive `Presenter` on a local struct instead"),
 ];
+
+/// Whether `key` is one of serde's field attributes.
+fn is_serde_field_key(key: &str) -> bool {
+    [
+        "skip",
+        "skip_serializing",
+        "skip_serializing_if",
+        "alias",
+        "flatten",
+        "serialize_with",
+        "with",
+        "getter",
+        "skip_deserializing",
+        "deserialize_with",
+        "borrow",
+    ]
+    .contains(&key)
+}
 
 /// Consumes the value of a serde key we do not read (`= expr` or `(...)`).
 fn skip_serde_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
@@ -1402,9 +1415,12 @@ fn serde_name(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Option<LitSt
 }
 
 fn serde_unsupported(key: &Ident, fix: &str) -> Error {
-    error(key, format!(
-        "`#[serde({key})]` is not supported by `#[derive(Presenter)]`, which writes the wire form itself; {fix}"
-    ))
+    error(
+        key,
+        format!(
+            "`#[serde({key})]` is not supported by `#[derive(Presenter)]`, which writes the wire form itself; {fix}"
+        ),
+    )
 }
 
 fn serde_unknown(key: &Ident, known: &[&str]) -> Error {
@@ -1456,6 +1472,11 @@ fn serde_container(attr: &Attribute, out: &mut SerdeContainer, errors: &mut Erro
                 if let Some((_, fix)) = SERDE_UNSUPPORTED_CONTAINER.iter().find(|(k, _)| *k == other)
                 {
                     local.push(serde_unsupported(&key, fix));
+                } else if is_serde_field_key(other) {
+                    local.push(error(
+                        &key,
+                        format!("`{other}` is a serde field attribute; put `#[serde({other} ...)]` on a field"),
+                    ));
                 } else if !SERDE_IGNORED_CONTAINER.contains(&other) {
                     let mut known: Vec<&str> = vec!["rename", "rename_all"];
                     known.extend(SERDE_IGNORED_CONTAINER);
@@ -1504,6 +1525,11 @@ fn serde_field(attr: &Attribute, out: &mut SerdeField, errors: &mut Errors) {
             other => {
                 if let Some((_, fix)) = SERDE_UNSUPPORTED_FIELD.iter().find(|(k, _)| *k == other) {
                     local.push(serde_unsupported(&key, fix));
+                } else if other == "rename_all" || other == "deny_unknown_fields" {
+                    local.push(error(
+                        &key,
+                        format!("`{other}` is a serde container attribute; put `#[serde({other} ...)]` on the struct"),
+                    ));
                 } else if !SERDE_IGNORED_FIELD.contains(&other) {
                     let mut known: Vec<&str> =
                         vec!["rename", "skip", "skip_serializing", "skip_serializing_if"];

@@ -9,7 +9,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Ident, LitStr, WherePredicate};
 
-use crate::ast::{DeclKind, Declaration, Model, Part, Scope, Text};
+use crate::ast::{DeclKind, Declaration, Field, Model, Part, Scope, Text, Wire};
 use crate::attr::Censor;
 
 /// Everything the derive generates for one model.
@@ -45,10 +45,10 @@ struct Gen<'m, 'a> {
 impl<'m, 'a> Gen<'m, 'a> {
     fn new(model: &'m Model<'a>) -> Self {
         let krate = &model.krate;
-        let ctx = match &model.context {
-            Some(ty) => quote!(#ty),
-            None => quote!(__FusionCtx),
-        };
+        let ctx = model
+            .context
+            .as_ref()
+            .map_or_else(|| quote!(__FusionCtx), |ty| quote!(#ty));
         Gen {
             model,
             p: quote!(#krate::__private),
@@ -96,13 +96,13 @@ impl<'m, 'a> Gen<'m, 'a> {
         let ctx = &self.ctx;
         let mut generics = self.model_generics();
         if self.model.context.is_none() {
-            generics
-                .params
-                .push(GenericParam::Type(syn::parse_quote!(__FusionCtx: ?::core::marker::Sized)));
+            generics.params.push(GenericParam::Type(
+                syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
+            ));
         }
         let mut predicates: Vec<WherePredicate> = Vec::new();
         for field in &self.model.fields {
-            if field.embed.is_some() && crate::ast::mentions(field.ty, &self.params) {
+            if field.embed && crate::ast::mentions(field.ty, &self.params) {
                 let ty = field.ty;
                 predicates.push(syn::parse_quote!(#ty: #p::Embed<#ctx>));
             }
@@ -123,10 +123,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         let mut add = |text: &Text| {
             if let Text::Template(parts, _) = text {
                 for part in parts {
-                    if let Part::Field(index) = part {
-                        if !out.contains(index) {
-                            out.push(*index);
-                        }
+                    if let Part::Field(index) = part
+                        && !out.contains(index)
+                    {
+                        out.push(*index);
                     }
                 }
             }
@@ -249,57 +249,13 @@ impl<'m, 'a> Gen<'m, 'a> {
         let mut writes = Vec::new();
         let mut reads = Vec::new();
         for (field, wire) in self.model.wire_fields() {
-            let member = field.ident;
-            let index = wire.index;
-            let wire_name = &wire.name;
-            let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
-            let value = match &field.redact {
-                None => quote!(&self.#member),
-                Some(censor) => {
-                    reads.push(quote!(let _ = &self.#member;));
-                    match (censor, field.is_option) {
-                        (Censor::Default, true) => {
-                            quote!(&#p::censor_option(&self.#member, #p::REDACTED))
-                        }
-                        (Censor::Default, false) => quote!(#p::REDACTED),
-                        (Censor::Text(text), true) => {
-                            quote!(&#p::censor_option(&self.#member, #text))
-                        }
-                        (Censor::Text(text), false) => quote!(#text),
-                        (Censor::With(with), true) => quote_spanned! {with.span()=>
-                            &#p::Option::map(#p::Option::as_ref(&self.#member), #with)
-                        },
-                        (Censor::With(with), false) => quote_spanned! {with.span()=>
-                            &(#with)(&self.#member)
-                        },
-                    }
-                }
-            };
-            let write = quote! {
-                #p::serde::ser::SerializeStruct::serialize_field(
-                    &mut __fusion_state,
-                    #wire_name,
-                    #value,
-                )?;
-            };
-            match &wire.skip_if {
-                None => {
-                    len.push(quote!(#p::usize::from(#kept)));
-                    writes.push(quote!(if #kept { #write }));
-                }
-                Some(skip_if) => {
-                    let skipped = quote_spanned!(skip_if.span()=> #skip_if(&self.#member));
-                    len.push(quote!(#p::usize::from(#kept && !#skipped)));
-                    writes.push(quote! {
-                        if #kept {
-                            if #skipped {
-                                #p::serde::ser::SerializeStruct::skip_field(&mut __fusion_state, #wire_name)?;
-                            } else {
-                                #write
-                            }
-                        }
-                    });
-                }
+            let (count, write) = self.field_write(field, wire);
+            len.push(count);
+            writes.push(write);
+            if field.redact.is_some() {
+                // A redacted field is otherwise never read by the expansion.
+                let member = field.ident;
+                reads.push(quote!(let _ = &self.#member;));
             }
         }
         let mask_param = if writes.is_empty() {
@@ -344,6 +300,57 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
     }
 
+    /// One member of the wire writer: its count in the struct length and its write.
+    fn field_write(&self, field: &Field<'_>, wire: &Wire) -> (TokenStream, TokenStream) {
+        let p = &self.p;
+        let member = field.ident;
+        let index = wire.index;
+        let wire_name = &wire.name;
+        let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
+        let value = match (&field.redact, field.is_option) {
+            (None, _) => quote!(&self.#member),
+            (Some(Censor::Default), true) => {
+                quote!(&#p::censor_option(&self.#member, #p::REDACTED))
+            }
+            (Some(Censor::Default), false) => quote!(#p::REDACTED),
+            (Some(Censor::Text(text)), true) => quote!(&#p::censor_option(&self.#member, #text)),
+            (Some(Censor::Text(text)), false) => quote!(#text),
+            // A direct call, so `&String` coerces to a censor taking `&str`.
+            (Some(Censor::With(with)), true) => quote! {
+                &#p::Option::map(
+                    #p::Option::as_ref(&self.#member),
+                    |__fusion_value| (#with)(__fusion_value),
+                )
+            },
+            (Some(Censor::With(with)), false) => quote!(&(#with)(&self.#member)),
+        };
+        let write = quote! {
+            #p::serde::ser::SerializeStruct::serialize_field(
+                &mut __fusion_state,
+                #wire_name,
+                #value,
+            )?;
+        };
+        match &wire.skip_if {
+            None => (quote!(#p::usize::from(#kept)), quote!(if #kept { #write })),
+            Some(skip_if) => {
+                let skipped = quote!(#skip_if(&self.#member));
+                (
+                    quote!(#p::usize::from(#kept && !#skipped)),
+                    quote! {
+                        if #kept {
+                            if #skipped {
+                                #p::serde::ser::SerializeStruct::skip_field(&mut __fusion_state, #wire_name)?;
+                            } else {
+                                #write
+                            }
+                        }
+                    },
+                )
+            }
+        }
+    }
+
     /// `Serialize`: the redacted wire form, every member.
     fn serialize_impl(&self) -> TokenStream {
         let p = &self.p;
@@ -383,76 +390,45 @@ impl<'m, 'a> Gen<'m, 'a> {
             .filter_map(Declaration::static_item_rule)
             .collect();
         if !static_rules.is_empty() {
-            items.push(quote!(const STATIC_RULES: &'static [&'static #p::str] = &[#(#static_rules),*];));
+            items.push(
+                quote!(const STATIC_RULES: &'static [&'static #p::str] = &[#(#static_rules),*];),
+            );
         }
 
-        let item = |filter: fn(&DeclKind) -> bool| -> Vec<TokenStream> {
-            self.model
-                .decls(Scope::Item)
+        let vec_ui = quote!(#p::Vec<#p::UiBlock>);
+        let rules = quote!(#p::Rules);
+        let suggestions = quote!(#p::Suggestions);
+        let methods: [Method<'_>; 6] = [
+            ("item_ui", Scope::Item, is_ui, &vec_ui),
+            ("item_rules", Scope::Item, is_rule, &rules),
+            ("item_suggestions", Scope::Item, is_suggestion, &suggestions),
+            ("collection_ui", Scope::Collection, is_ui, &vec_ui),
+            ("collection_rules", Scope::Collection, is_rule, &rules),
+            (
+                "collection_suggestions",
+                Scope::Collection,
+                is_suggestion,
+                &suggestions,
+            ),
+        ];
+        for (name, scope, filter, out) in methods {
+            let body: Vec<TokenStream> = self
+                .model
+                .decls(scope)
                 .filter(|d| filter(&d.kind) && d.static_item_rule().is_none())
                 .map(|d| self.declaration(d))
-                .collect()
-        };
-        let collection = |filter: fn(&DeclKind) -> bool| -> Vec<TokenStream> {
-            self.model
-                .decls(Scope::Collection)
-                .filter(|d| filter(&d.kind))
-                .map(|d| self.declaration(d))
-                .collect()
-        };
-        let item_ui = item(is_ui);
-        if !item_ui.is_empty() {
+                .collect();
+            if body.is_empty() {
+                continue;
+            }
+            let name = format_ident!("{name}");
+            let receiver = match scope {
+                Scope::Item => quote!(&self),
+                Scope::Collection => quote!(__fusion_items: &[Self]),
+            };
             items.push(quote! {
-                fn item_ui(&self, __fusion_ctx: &#ctx, __fusion_out: &mut #p::Vec<#p::UiBlock>) {
-                    #(#item_ui)*
-                }
-            });
-        }
-        let item_rules = item(is_rule);
-        if !item_rules.is_empty() {
-            items.push(quote! {
-                fn item_rules(&self, __fusion_ctx: &#ctx, __fusion_out: &mut #p::Rules) {
-                    #(#item_rules)*
-                }
-            });
-        }
-        let item_suggestions = item(is_suggestion);
-        if !item_suggestions.is_empty() {
-            items.push(quote! {
-                fn item_suggestions(&self, __fusion_ctx: &#ctx, __fusion_out: &mut #p::Suggestions) {
-                    #(#item_suggestions)*
-                }
-            });
-        }
-        let collection_ui = collection(is_ui);
-        if !collection_ui.is_empty() {
-            items.push(quote! {
-                fn collection_ui(
-                    __fusion_items: &[Self],
-                    __fusion_ctx: &#ctx,
-                    __fusion_out: &mut #p::Vec<#p::UiBlock>,
-                ) {
-                    #(#collection_ui)*
-                }
-            });
-        }
-        let collection_rules = collection(is_rule);
-        if !collection_rules.is_empty() {
-            items.push(quote! {
-                fn collection_rules(__fusion_items: &[Self], __fusion_ctx: &#ctx, __fusion_out: &mut #p::Rules) {
-                    #(#collection_rules)*
-                }
-            });
-        }
-        let collection_suggestions = collection(is_suggestion);
-        if !collection_suggestions.is_empty() {
-            items.push(quote! {
-                fn collection_suggestions(
-                    __fusion_items: &[Self],
-                    __fusion_ctx: &#ctx,
-                    __fusion_out: &mut #p::Suggestions,
-                ) {
-                    #(#collection_suggestions)*
+                fn #name(#receiver, __fusion_ctx: &#ctx, __fusion_out: &mut #out) {
+                    #(#body)*
                 }
             });
         }
@@ -460,13 +436,15 @@ impl<'m, 'a> Gen<'m, 'a> {
             .model
             .fields
             .iter()
-            .filter(|f| f.embed.is_some())
+            .filter(|f| f.embed)
             .map(|field| {
                 let member = field.ident;
                 let ty = field.ty;
-                quote_spanned! {ty.span()=>
-                    #p::embed::<#ty, #ctx>(&self.#member, __fusion_ctx, __fusion_sink);
-                }
+                // Only the function is spanned at the field's type (a type that is not a
+                // presenter is reported there); locals keep the call-site span, which
+                // `macro_rules!` hygiene would otherwise hide.
+                let embed = quote_spanned!(ty.span()=> #p::embed::<#ty, #ctx>);
+                quote!(#embed(&self.#member, __fusion_ctx, __fusion_sink);)
             })
             .collect();
         if !embeds.is_empty() {
@@ -492,9 +470,16 @@ impl<'m, 'a> Gen<'m, 'a> {
             Scope::Item => (quote!(Self), quote!(self)),
             Scope::Collection => (quote!([Self]), quote!(__fusion_items)),
         };
-        let call = |f: &syn::Expr| {
+        // Callback calls are spanned at the callback, so a callback of the wrong shape or
+        // return type is reported there; locals keep the call-site span (`macro_rules!`
+        // hygiene would hide them otherwise).
+        let out = quote!(__fusion_out);
+        let ctx_local = quote!(__fusion_ctx);
+        let call = |f: &syn::Expr, push: TokenStream| {
+            let p = respan(p, f.span());
+            let push = respan(&push, f.span());
             quote_spanned! {f.span()=>
-                #p::call::<#target, #ctx, _, _, _>(&(#f), #value, __fusion_ctx)
+                #p::#push(#out, #p::call::<#target, #ctx, _, _, _>(&(#f), #value, #ctx_local));
             }
         };
         let push = match &decl.kind {
@@ -502,23 +487,14 @@ impl<'m, 'a> Gen<'m, 'a> {
                 let text = self.cow(text, decl.scope);
                 quote!(__fusion_out.push(#text);)
             }
-            DeclKind::RuleCall(f) => {
-                let result = call(f);
-                quote!(#p::push_rules(__fusion_out, #result);)
-            }
+            DeclKind::RuleCall(f) => call(f, quote!(push_rules)),
             DeclKind::Suggest(tool, reason) => {
                 let tool = self.text(tool, decl.scope);
                 let reason = self.text(reason, decl.scope);
                 quote!(__fusion_out.push(#p::Suggestion::new(#tool, #reason));)
             }
-            DeclKind::SuggestCall(f) => {
-                let result = call(f);
-                quote!(#p::push_suggestions(__fusion_out, #result);)
-            }
-            DeclKind::UiCall(f) => {
-                let result = call(f);
-                quote!(#p::push_ui(__fusion_out, #result);)
-            }
+            DeclKind::SuggestCall(f) => call(f, quote!(push_suggestions)),
+            DeclKind::UiCall(f) => call(f, quote!(push_ui)),
             DeclKind::Markdown(text) => {
                 let text = self.text(text, decl.scope);
                 quote!(__fusion_out.push(#p::ui_markdown(#text));)
@@ -531,8 +507,9 @@ impl<'m, 'a> Gen<'m, 'a> {
         match &decl.when {
             None => push,
             Some(when) => {
+                let p = respan(p, when.span());
                 let guard = quote_spanned! {when.span()=>
-                    #p::when::<#target, #ctx, _, _>(&(#when), #value, __fusion_ctx)
+                    #p::when::<#target, #ctx, _, _>(&(#when), #value, #ctx_local)
                 };
                 quote!(if #guard { #push })
             }
@@ -570,13 +547,18 @@ impl<'m, 'a> Gen<'m, 'a> {
                 Part::Lit(text) => fmt.push_str(&text.replace('{', "{{").replace('}', "}}")),
                 Part::Field(index) => {
                     fmt.push_str("{}");
-                    let member = self.model.fields[*index].ident;
-                    args.push(quote_spanned!(span=> &self.#member));
+                    let field = &self.model.fields[*index];
+                    let member = field.ident;
+                    let ty = field.ty;
+                    let ty = respan(&quote!(#ty), span);
+                    let p = respan(p, span);
+                    args.push(quote!(#p::display::<#ty>(&self.#member)));
                 }
                 Part::Count => {
                     fmt.push_str("{}");
                     debug_assert_eq!(scope, Scope::Collection);
-                    args.push(quote_spanned!(span=> <[Self]>::len(__fusion_items)));
+                    let items = quote!(__fusion_items);
+                    args.push(quote_spanned!(span=> <[Self]>::len(#items)));
                 }
             }
         }
@@ -591,9 +573,9 @@ impl<'m, 'a> Gen<'m, 'a> {
         let ident = self.ident();
         let mut generics = self.model.input.generics.clone();
         if self.model.context.is_none() {
-            generics
-                .params
-                .push(GenericParam::Type(syn::parse_quote!(__FusionCtx: ?::core::marker::Sized)));
+            generics.params.push(GenericParam::Type(
+                syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
+            ));
         }
         generics
             .make_where_clause()
@@ -645,6 +627,29 @@ pub fn inherent(input: &syn::DeriveInput, p: &TokenStream, generics: &Generics) 
         }
     }
 }
+
+/// `tokens` with every span set to `span`, so an error in a generated call points at the user's
+/// tokens rather than at the derive. Only for paths (never locals: hygiene).
+fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
+    tokens
+        .clone()
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(group) = &tt {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(&group.stream(), span));
+                inner.set_span(span);
+                tt = proc_macro2::TokenTree::Group(inner);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
+}
+
+/// One `Presenter` method: its name, scope, which declarations it runs and its output list.
+type Method<'t> = (&'static str, Scope, fn(&DeclKind) -> bool, &'t TokenStream);
 
 fn is_ui(kind: &DeclKind) -> bool {
     matches!(

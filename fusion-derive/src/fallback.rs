@@ -19,9 +19,9 @@ pub fn fallback(input: &DeriveInput, errors: &Error) -> TokenStream {
     let name = ast::unraw(ident);
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut with_ctx = input.generics.clone();
-    with_ctx
-        .params
-        .push(GenericParam::Type(syn::parse_quote!(__FusionCtx: ?::core::marker::Sized)));
+    with_ctx.params.push(GenericParam::Type(
+        syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
+    ));
     let (ctx_impl_generics, _, ctx_where_clause) = with_ctx.split_for_impl();
     let (field_type, field_enum) = match field_enum(input, &p) {
         Some((name, tokens)) => (quote!(#name), tokens),
@@ -72,13 +72,17 @@ pub fn fallback(input: &DeriveInput, errors: &Error) -> TokenStream {
 /// `crate = path` if it can be read, else `::fusion_runtime`.
 fn runtime_path(input: &DeriveInput) -> syn::Path {
     let mut found = None;
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("presenter")) {
+    for attr in input
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("presenter"))
+    {
         let _ = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("crate") {
-                if let Ok(value) = meta.value() {
-                    if let Ok(path) = value.parse::<syn::Path>() {
-                        found = Some(path);
-                    }
+                if let Ok(value) = meta.value()
+                    && let Ok(path) = value.parse::<syn::Path>()
+                {
+                    found = Some(path);
                 }
             } else if meta.input.peek(syn::Token![=]) {
                 let _: syn::Expr = meta.value()?.parse()?;
@@ -99,13 +103,17 @@ fn field_enum(input: &DeriveInput, p: &TokenStream) -> Option<(Ident, TokenStrea
         return None;
     };
     let mut name = format_ident!("{}Field", input.ident);
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("presenter")) {
+    for attr in input
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("presenter"))
+    {
         let _ = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("field_enum") {
-                if let Ok(value) = meta.value() {
-                    if let Ok(ident) = value.parse::<Ident>() {
-                        name = ident;
-                    }
+                if let Ok(value) = meta.value()
+                    && let Ok(ident) = value.parse::<Ident>()
+                {
+                    name = ident;
                 }
             } else if meta.input.peek(syn::Token![=]) {
                 let _: syn::Expr = meta.value()?.parse()?;

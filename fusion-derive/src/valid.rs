@@ -5,12 +5,13 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::ast::{DeclKind, Declaration, Field, Part, Scope, Text};
-use crate::attr::{
-    self, Body, Decl, Errors, FieldAttrs, Piece, SuggestBody, Template, UiBody, name,
-};
+use crate::attr::{self, Decl, DeclBody, Errors, FieldAttrs, Piece, Template, name};
 
 /// The closest of `candidates` to `given`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'c>(given: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub fn did_you_mean<'c>(
+    given: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
         let distance = levenshtein(given, candidate);
@@ -45,15 +46,14 @@ fn levenshtein(a: &str, b: &str) -> usize {
 /// Field attributes that contradict each other.
 pub fn field_combinations(attrs: &FieldAttrs, errors: &mut Errors) {
     let skip = attrs.skip.or(attrs.serde.skip);
-    if let (Some(skip), Some(redact)) = (skip, &attrs.redact) {
-        errors.push(attr::error_at(
-            redact.span,
+    if let (Some(_), Some(redact)) = (skip, &attrs.redact) {
+        errors.push(attr::error(
+            &redact.attr,
             "`#[redact]` has no effect on a field that is never on the wire; remove `#[redact]` or the skip",
         ));
-        let _ = skip;
     }
-    if let (Some(_), Some(embed)) = (skip, attrs.embed) {
-        errors.push(attr::error_at(
+    if let (Some(_), Some(embed)) = (skip, &attrs.embed) {
+        errors.push(attr::error(
             embed,
             "`#[embed]` cannot be used on a field that is never on the wire; remove `#[embed]` or the skip",
         ));
@@ -106,106 +106,49 @@ pub fn variants(fields: &[Field<'_>], errors: &mut Errors) {
 
 /// Checks one struct-level declaration and resolves its templates.
 pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Option<Declaration> {
-    let (attr_name, when, reveal, texts, make): (_, _, _, Vec<Template>, Box<dyn FnOnce(Vec<Text>) -> DeclKind>) =
-        match decl {
-            Decl::Rule(rule) => match rule.body {
-                Body::Text(template) => (
-                    rule.attr,
-                    rule.when,
-                    rule.reveal,
-                    vec![template],
-                    Box::new(|mut texts: Vec<Text>| DeclKind::Rule(texts.remove(0))),
-                ),
-                Body::Call(call) => (
-                    rule.attr,
-                    rule.when,
-                    rule.reveal,
-                    Vec::new(),
-                    Box::new(move |_| DeclKind::RuleCall(call)),
-                ),
-            },
-            Decl::Suggest(suggest) => match suggest.body {
-                SuggestBody::Pair(tool, reason) => (
-                    suggest.attr,
-                    suggest.when,
-                    suggest.reveal,
-                    vec![tool, reason],
-                    Box::new(|mut texts: Vec<Text>| {
-                        let reason = texts.remove(1);
-                        let tool = texts.remove(0);
-                        DeclKind::Suggest(tool, reason)
-                    }),
-                ),
-                SuggestBody::Call(call) => (
-                    suggest.attr,
-                    suggest.when,
-                    suggest.reveal,
-                    Vec::new(),
-                    Box::new(move |_| DeclKind::SuggestCall(call)),
-                ),
-            },
-            Decl::Ui(ui) => match ui.body {
-                UiBody::Call(call) => (
-                    ui.attr,
-                    ui.when,
-                    ui.reveal,
-                    Vec::new(),
-                    Box::new(move |_| DeclKind::UiCall(call)),
-                ),
-                UiBody::Markdown(template) => (
-                    ui.attr,
-                    ui.when,
-                    ui.reveal,
-                    vec![template],
-                    Box::new(|mut texts: Vec<Text>| DeclKind::Markdown(texts.remove(0))),
-                ),
-                UiBody::Summary(template) => (
-                    ui.attr,
-                    ui.when,
-                    ui.reveal,
-                    vec![template],
-                    Box::new(|mut texts: Vec<Text>| DeclKind::Summary(texts.remove(0))),
-                ),
-            },
-        };
+    let Decl {
+        attr: attr_name,
+        body,
+        when,
+        reveal,
+    } = decl;
     let scope = match attr_name {
         name::COLLECTION_RULE | name::COLLECTION_SUGGEST | name::COLLECTION_UI => Scope::Collection,
         _ => Scope::Item,
     };
-    let before = errors.is_empty();
-    let mut failed = false;
-    check_reveal(attr_name, scope, &reveal, &texts, fields, errors, &mut failed);
-    let mut resolved = Vec::with_capacity(texts.len());
-    for template in &texts {
-        match resolve(attr_name, scope, template, &reveal, fields) {
-            Ok(text) => resolved.push(text),
-            Err(error) => {
-                errors.push(error);
-                failed = true;
-            }
+    let mut failed = !check_reveal(attr_name, scope, &reveal, &body.templates(), fields, errors);
+    let mut text = |template: &Template| match resolve(attr_name, scope, template, &reveal, fields)
+    {
+        Ok(text) => text,
+        Err(error) => {
+            errors.push(error);
+            failed = true;
+            Text::Static(String::new())
         }
-    }
-    let _ = before;
-    if failed {
-        return None;
-    }
-    Some(Declaration {
-        scope,
-        when,
-        kind: make(resolved),
-    })
+    };
+    let kind = match body {
+        DeclBody::RuleText(template) => DeclKind::Rule(text(&template)),
+        DeclBody::RuleCall(call) => DeclKind::RuleCall(call),
+        DeclBody::SuggestPair(tool, reason) => DeclKind::Suggest(text(&tool), text(&reason)),
+        DeclBody::SuggestCall(call) => DeclKind::SuggestCall(call),
+        DeclBody::UiCall(call) => DeclKind::UiCall(call),
+        DeclBody::UiMarkdown(template) => DeclKind::Markdown(text(&template)),
+        DeclBody::UiSummary(template) => DeclKind::Summary(text(&template)),
+    };
+    (!failed).then_some(Declaration { scope, when, kind })
 }
 
 /// `reveal(...)` names hidden fields the template uses, in item declarations only.
+/// Returns whether every name is fine.
 fn check_reveal(
     attr_name: &str,
     scope: Scope,
     reveal: &[Ident],
-    texts: &[Template],
+    texts: &[&Template],
     fields: &[Field<'_>],
     errors: &mut Errors,
-    failed: &mut bool,
-) {
+) -> bool {
+    let mut fine = true;
     for ident in reveal {
         let name = crate::ast::unraw(ident);
         if scope == Scope::Collection {
@@ -213,12 +156,12 @@ fn check_reveal(
                 ident,
                 format!("`reveal` is not expected in `#[{attr_name}(...)]`: collection templates only use `{{n}}`; remove it"),
             ));
-            *failed = true;
+            fine = false;
             continue;
         }
         let Some(field) = fields.iter().find(|f| f.name == name) else {
             errors.push(unknown_field(ident.span(), &name, fields));
-            *failed = true;
+            fine = false;
             continue;
         };
         if field.redact.is_none() && field.wire.is_some() {
@@ -226,15 +169,16 @@ fn check_reveal(
                 ident,
                 format!("`{name}` is neither redacted nor skipped, so it needs no `reveal`; remove it from `reveal(...)`"),
             ));
-            *failed = true;
+            fine = false;
         } else if !texts.iter().any(|t| crate::ast::template_uses(t, &name)) {
             errors.push(attr::error(
                 ident,
                 format!("`{name}` is revealed but the template does not use it; remove it from `reveal(...)`"),
             ));
-            *failed = true;
+            fine = false;
         }
     }
+    fine
 }
 
 fn unknown_field(span: Span, name: &str, fields: &[Field<'_>]) -> attr::Error {
@@ -275,7 +219,9 @@ fn resolve(
                 } else {
                     return Err(attr::error_at(
                         span,
-                        format!("`{{{name}}}` is not available in `#[{attr_name}(...)]`: collection templates only use `{{n}}`, the number of shown items; read fields in a function with `call = ...`"),
+                        format!(
+                            "`{{{name}}}` is not available in `#[{attr_name}(...)]`: collection templates only use `{{n}}`, the number of shown items; read fields in a function with `call = ...`"
+                        ),
                     ));
                 }
             }
@@ -289,13 +235,17 @@ fn resolve(
                     if field.redact.is_some() {
                         return Err(attr::error_at(
                             span,
-                            format!("this template would show the redacted field `{name}`; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"),
+                            format!(
+                                "this template would show the redacted field `{name}`; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"
+                            ),
                         ));
                     }
                     if field.wire.is_none() {
                         return Err(attr::error_at(
                             span,
-                            format!("this template would show `{name}`, which is never on the wire; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"),
+                            format!(
+                                "this template would show `{name}`, which is never on the wire; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"
+                            ),
                         ));
                     }
                 }
@@ -313,8 +263,14 @@ mod tests {
     #[test]
     fn did_you_mean_finds_close_names() {
         assert_eq!(did_you_mean("due", ["id", "due_at", "status"]), None);
-        assert_eq!(did_you_mean("dueat", ["id", "due_at", "status"]), Some("due_at"));
-        assert_eq!(did_you_mean("stauts", ["id", "due_at", "status"]), Some("status"));
+        assert_eq!(
+            did_you_mean("dueat", ["id", "due_at", "status"]),
+            Some("due_at")
+        );
+        assert_eq!(
+            did_you_mean("stauts", ["id", "due_at", "status"]),
+            Some("status")
+        );
         assert_eq!(did_you_mean("tex", ["text", "when"]), Some("text"));
         assert_eq!(did_you_mean("zzz", ["text", "when"]), None);
     }

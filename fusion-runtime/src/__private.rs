@@ -61,6 +61,13 @@ pub fn embed<E: Embed<C> + ?Sized, C: ?Sized>(value: &E, ctx: &C, sink: &mut Emb
     value.embed_into(ctx, sink);
 }
 
+// A template argument: the call is spanned at the template, so a field that is not `Display` is
+// reported there (and only there: the result always satisfies `format!`).
+#[inline]
+pub fn display<T: Display>(value: &T) -> &dyn Display {
+    value
+}
+
 // Marker of a callback that takes only the value (`fn(&self)`, `fn(&[Self])`).
 pub enum ValueOnly {}
 
@@ -101,7 +108,11 @@ pub fn call<T: ?Sized, C: ?Sized, R, M, F: Callback<T, C, R, M>>(f: &F, value: &
 
 // Calls a `when = ...` predicate.
 #[inline]
-pub fn when<T: ?Sized, C: ?Sized, M, F: Callback<T, C, bool, M>>(f: &F, value: &T, ctx: &C) -> bool {
+pub fn when<T: ?Sized, C: ?Sized, M, F: Callback<T, C, bool, M>>(
+    f: &F,
+    value: &T,
+    ctx: &C,
+) -> bool {
     f.call(value, ctx)
 }
 

@@ -142,9 +142,9 @@ impl From<Format> for crate::view::DataFormat {
 /// A field value that can be embedded: a presenter, or an optional value, box, list or slice of
 /// presenters (SPEC §6.8).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be embedded: it is not a presenter",
+    message = "`{Self}` cannot be embedded: it is not a presenter for the context `{Ctx}`",
     label = "`#[embed]` needs a presenter here",
-    note = "derive `Presenter` on the field's type, or remove `#[embed]` from the field"
+    note = "derive `Presenter` on the field's type (with the parent's `#[presenter(context = ...)]`, or none), or remove `#[embed]` from the field"
 )]
 pub trait Embed<Ctx: ?Sized> {
     /// Presents the value as a child of the current item.
@@ -287,11 +287,11 @@ impl Parts {
     ) {
         let shown = truncate(items);
         if with_ui {
-            if let (Items::Many(all), Items::Many(kept)) = (items, shown) {
-                if kept.len() < all.len() {
-                    self.ui
-                        .push(truncation_summary(kept.len(), all.len() - kept.len()));
-                }
+            if let (Items::Many(all), Items::Many(kept)) = (items, shown)
+                && kept.len() < all.len()
+            {
+                self.ui
+                    .push(truncation_summary(kept.len(), all.len() - kept.len()));
             }
             match shown {
                 Items::One(item) => item.item_ui(ctx, &mut self.ui),
@@ -325,16 +325,16 @@ impl Parts {
         for item in each {
             item.item_suggestions(ctx, &mut self.suggestions);
         }
-        if let Items::Many(kept) = shown {
-            if !kept.is_empty() {
-                T::collection_suggestions(kept, ctx, &mut self.suggestions);
-            }
+        if let Items::Many(kept) = shown
+            && !kept.is_empty()
+        {
+            T::collection_suggestions(kept, ctx, &mut self.suggestions);
         }
     }
 }
 
 /// SPEC §6.7: a collection longer than the agent limit keeps its first items.
-fn truncate<'a, T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'a, T>) -> Items<'a, T> {
+fn truncate<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>) -> Items<'_, T> {
     match (items, T::AGENT_LIMIT) {
         (Items::Many(all), Some(limit)) if all.len() > limit => Items::Many(&all[..limit]),
         _ => items,

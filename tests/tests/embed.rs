@@ -25,7 +25,7 @@ struct V6Order {
 }
 
 impl V6Order {
-    fn chart(&self) -> UiBlock {
+    fn chart(_: &Self) -> UiBlock {
         UiBlock::custom("echarts", "```echarts\n{}\n```")
     }
 }
@@ -36,7 +36,12 @@ fn v06_full_block_order() {
         id: "123",
         client: V6Client { name: "A" },
     };
-    let response = order.present().into_builder().unwrap().hint("Pay attention").build();
+    let response = order
+        .present()
+        .into_builder()
+        .unwrap()
+        .hint("Pay attention")
+        .build();
     assert_blocks(
         &response,
         &[
@@ -233,7 +238,10 @@ fn child_ui_comes_from_the_first_parent_item_only() {
     let text = response.text();
     assert!(text.contains("Line first"));
     assert!(!text.contains("Line second"), "{}", listing(&response));
-    assert!(!text.contains("1 lines"), "UI of a later item's child is dropped");
+    assert!(
+        !text.contains("1 lines"),
+        "UI of a later item's child is dropped"
+    );
 }
 
 /// A grandchild: `Invoice` embeds `Customer` which embeds `Address`.
@@ -280,7 +288,10 @@ fn grandchildren_come_first_inside_the_child() {
     ];
     let response = Invoice::present_all(&invoices).build().unwrap();
     insta::assert_snapshot!("embed_grandchildren", listing(&response));
-    assert!(!response.text().contains("Paris\n</ui"), "a grandchild's UI counts as UI");
+    assert!(
+        !response.text().contains("Paris\n</ui"),
+        "a grandchild's UI counts as UI"
+    );
 }
 
 /// A child that needs a context, embedded by a parent with the same context.
@@ -297,7 +308,7 @@ struct Money {
 
 impl Money {
     fn currency_rule(&self, locale: &Locale) -> String {
-        format!("Amounts are in {}.", locale.currency)
+        format!("{} cents: amounts are in {}.", self.cents, locale.currency)
     }
 }
 
@@ -319,8 +330,49 @@ fn embedded_children_receive_the_context() {
         &response,
         &[
             "{\n  \"total\": {\n    \"cents\": 5\n  }\n}",
-            "<domain_rules>\n- Amounts are in EUR.\n</domain_rules>",
+            "<domain_rules>\n- 5 cents: amounts are in EUR.\n</domain_rules>",
         ],
     );
     let _: Vec<UiBlock> = vec![ui::markdown("unused")];
+}
+
+/// Counts how often its UI function runs.
+static CHILD_UI_CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[derive(Presenter)]
+#[ui(Self::counted)]
+#[rule("Counted child.")]
+struct CountedChild {
+    n: u32,
+}
+
+impl CountedChild {
+    fn counted(&self) -> UiBlock {
+        CHILD_UI_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        ui::markdown(format!("child {}", self.n))
+    }
+}
+
+#[derive(Presenter)]
+struct CountedParent {
+    #[embed]
+    child: CountedChild,
+}
+
+#[test]
+fn child_ui_of_later_items_is_not_even_evaluated() {
+    let parents: Vec<CountedParent> = (0..3)
+        .map(|n| CountedParent {
+            child: CountedChild { n },
+        })
+        .collect();
+    let response = CountedParent::present_all(&parents).build().unwrap();
+    assert_eq!(CHILD_UI_CALLS.load(std::sync::atomic::Ordering::Relaxed), 1);
+    assert_eq!(
+        &response.blocks()[1..],
+        [
+            "<ui_passthrough type=\"markdown\">\nchild 0\n</ui_passthrough>",
+            "<domain_rules>\n- Counted child.\n</domain_rules>",
+        ]
+    );
 }

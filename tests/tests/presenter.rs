@@ -8,7 +8,10 @@ use support::{INV_PAY, INV_RULES, INV_TABLE_45000, Inv, assert_blocks, listing};
 
 #[test]
 fn v21_single_value() {
-    let response = Inv::new("INV-1", 45000, "pending").present().build().unwrap();
+    let response = Inv::new("INV-1", 45000, "pending")
+        .present()
+        .build()
+        .unwrap();
     assert_blocks(
         &response,
         &[
@@ -83,7 +86,11 @@ fn agent_limit_leaves_short_collections_and_single_values_alone() {
         "<ui_passthrough type=\"markdown\">\nCollection view\n</ui_passthrough>"
     );
     let single = items[0].present().build().unwrap();
-    assert_eq!(single.blocks().len(), 1, "collection UI never runs for a single value");
+    assert_eq!(
+        single.blocks().len(),
+        1,
+        "collection UI never runs for a single value"
+    );
 }
 
 /// SPEC V25 model: `{id: text}`, agent limit 0.
@@ -97,7 +104,9 @@ struct Nothing {
 fn v25_agent_limit_0() {
     let items: Vec<Nothing> = ["a", "b", "c"]
         .iter()
-        .map(|id| Nothing { id: (*id).to_owned() })
+        .map(|id| Nothing {
+            id: (*id).to_owned(),
+        })
         .collect();
     let response = Nothing::present_all(&items).build().unwrap();
     assert_blocks(
@@ -134,18 +143,21 @@ impl Scoped {
         format!("Invoice {} belongs to tenant {}.", self.id, tenant.name)
     }
 
-    fn is_admin(&self, tenant: &Tenant) -> bool {
+    fn is_admin(_: &Self, tenant: &Tenant) -> bool {
         tenant.admin
     }
 
     fn admin_suggestions(&self, tenant: &Tenant) -> Option<fusion_runtime::Suggestion> {
-        tenant
-            .admin
-            .then(|| fusion_runtime::Suggestion::new("billing.void_invoice", "Admins can void it"))
+        tenant.admin.then(|| {
+            fusion_runtime::Suggestion::new(
+                "billing.void_invoice",
+                format!("Admins can void {}", self.id),
+            )
+        })
     }
 
     fn banner(&self, tenant: &Tenant) -> fusion_runtime::UiBlock {
-        ui::markdown(format!("Tenant: {}", tenant.name))
+        ui::markdown(format!("Tenant: {} (invoice {})", tenant.name, self.id))
     }
 
     fn count(items: &[Self], tenant: &Tenant) -> fusion_runtime::UiBlock {
@@ -196,7 +208,10 @@ fn field_enum_and_crate_options() {
     use fusion_runtime::Field;
     assert_eq!(Columns::ALL, &[Columns::Left, Columns::RightSide]);
     assert_eq!(Columns::RightSide.wire_name(), "right_side");
-    let value = Renamed { left: 1, right_side: 2 };
+    let value = Renamed {
+        left: 1,
+        right_side: 2,
+    };
     let response = value
         .present()
         .select(&Selection::new(["right_side"]))
@@ -208,10 +223,10 @@ fn field_enum_and_crate_options() {
 
 /// A generic model with a lifetime, an embedded generic list and a generic templated field.
 #[derive(Presenter)]
-#[rule("Page {page} of results.")]
+#[rule("Page {number} of results.")]
 struct Page<'a, T, P: std::fmt::Display> {
     title: &'a str,
-    page: P,
+    number: P,
     #[embed]
     items: Vec<T>,
 }
@@ -227,14 +242,14 @@ fn generics_and_lifetimes() {
     let title = String::from("Rows");
     let page = Page {
         title: &title,
-        page: 3_u8,
+        number: 3_u8,
         items: vec![Row { n: 1 }, Row { n: 2 }],
     };
     let response = page.present().build().unwrap();
     assert_blocks(
         &response,
         &[
-            "{\n  \"title\": \"Rows\",\n  \"page\": 3,\n  \"items\": [\n    {\n      \"n\": 1\n    },\n    {\n      \"n\": 2\n    }\n  ]\n}",
+            "{\n  \"title\": \"Rows\",\n  \"number\": 3,\n  \"items\": [\n    {\n      \"n\": 1\n    },\n    {\n      \"n\": 2\n    }\n  ]\n}",
             "<domain_rules>\n- Rows are read-only.\n</domain_rules>",
             "<domain_rules>\n- Page 3 of results.\n</domain_rules>",
         ],

@@ -70,7 +70,7 @@ fn v40_redaction_after_selection() {
     );
 }
 
-fn mask_card(cc: &String) -> String {
+fn mask_card(cc: &str) -> String {
     format!("****-{}", &cc[cc.len() - 4..])
 }
 
@@ -106,7 +106,9 @@ fn v41_censor_variants() {
     let response = ResponseBuilder::json(&account(None)).unwrap().build();
     assert_blocks(
         &response,
-        &["{\n  \"holder\": \"Ana\",\n  \"iban\": null,\n  \"balance_cents\": \"[REDACTED]\",\n  \"pin\": \"***\",\n  \"cc\": \"****-1234\",\n  \"tags\": \"[REDACTED]\"\n}"],
+        &[
+            "{\n  \"holder\": \"Ana\",\n  \"iban\": null,\n  \"balance_cents\": \"[REDACTED]\",\n  \"pin\": \"***\",\n  \"cc\": \"****-1234\",\n  \"tags\": \"[REDACTED]\"\n}",
+        ],
     );
 }
 
@@ -130,7 +132,7 @@ struct Optionals {
 }
 
 impl Optionals {
-    fn last_two(phone: &String) -> String {
+    fn last_two(phone: &str) -> String {
         format!("…{}", &phone[phone.len() - 2..])
     }
 }
@@ -169,7 +171,9 @@ fn every_wire_channel_is_redacted() {
     assert!(presented.blocks()[0].contains(expected_number));
     let plain = ResponseBuilder::json(&person()).unwrap().build();
     assert!(plain.blocks()[0].contains(expected_number));
-    let many = ResponseBuilder::json(&vec![person(), person()]).unwrap().build();
+    let many = ResponseBuilder::json(&vec![person(), person()])
+        .unwrap()
+        .build();
     assert_eq!(many.blocks()[0].matches(expected_number).count(), 2);
     let value = serde_json::to_value(person()).unwrap();
     assert_eq!(value["ssn"], "[REDACTED]");

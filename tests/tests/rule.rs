@@ -51,7 +51,7 @@ struct OnlyDynamic {
 }
 
 impl OnlyDynamic {
-    fn dynamic(&self) -> &'static str {
+    fn dynamic(_: &Self) -> &'static str {
         "Should not appear"
     }
 }
@@ -68,10 +68,16 @@ fn v27_empty_collection_static_rules_only() {
     let response = OnlyDynamic::present_all(&[]).build().unwrap();
     assert_blocks(&response, &["[]"]);
     let response = OnlyStatic::present_all(&[]).build().unwrap();
-    assert_blocks(&response, &["[]", "<domain_rules>\n- static\n</domain_rules>"]);
+    assert_blocks(
+        &response,
+        &["[]", "<domain_rules>\n- static\n</domain_rules>"],
+    );
     // The same models with a value: the dynamic rule does run.
     let one = OnlyDynamic { a: 1 }.present().build().unwrap();
-    assert_eq!(one.blocks()[1], "<domain_rules>\n- Should not appear\n</domain_rules>");
+    assert_eq!(
+        one.blocks()[1],
+        "<domain_rules>\n- Should not appear\n</domain_rules>"
+    );
     assert_eq!(OnlyStatic { a: 1 }.a, 1);
 }
 
@@ -122,20 +128,24 @@ struct Returns {
 }
 
 impl Returns {
-    fn borrowed(&self) -> &'static str {
+    fn borrowed(_: &Self) -> &'static str {
         "borrowed"
     }
     fn owned(&self) -> String {
         format!("owned {}", self.code)
     }
-    fn cow(&self) -> Cow<'static, str> {
+    fn cow(_: &Self) -> Cow<'static, str> {
         Cow::Borrowed("cow")
     }
     fn maybe(&self) -> Option<&'static str> {
         (self.code > 100).then_some("big code")
     }
-    fn several(&self) -> Vec<String> {
-        vec!["first".to_owned(), "borrowed".to_owned(), "second".to_owned()]
+    fn several(_: &Self) -> Vec<String> {
+        vec![
+            "first".to_owned(),
+            "borrowed".to_owned(),
+            "second".to_owned(),
+        ]
     }
 }
 
@@ -144,7 +154,10 @@ fn rule_functions_templates_and_de_duplication() {
     let response = Returns { code: 404 }.present().build().unwrap();
     insta::assert_snapshot!("rule_return_types", listing(&response));
     let small = Returns { code: 7 }.present().build().unwrap();
-    assert!(!small.text().contains("big code"), "an absent rule is dropped");
+    assert!(
+        !small.text().contains("big code"),
+        "an absent rule is dropped"
+    );
 }
 
 /// Collection rules: static, conditional, from a function, in declaration order.
@@ -183,7 +196,10 @@ fn collection_rules_in_declaration_order() {
     );
     // And never for a single value.
     let single = items[0].present().build().unwrap();
-    assert_eq!(single.blocks()[1], "<domain_rules>\n- Item static.\n</domain_rules>");
+    assert_eq!(
+        single.blocks()[1],
+        "<domain_rules>\n- Item static.\n</domain_rules>"
+    );
 }
 
 #[test]
@@ -204,7 +220,10 @@ fn handler_rules_come_last_and_are_de_duplicated() {
 
 #[test]
 fn static_rules_are_a_constant() {
-    assert_eq!(<Stock as Presenter>::STATIC_RULES, &["Quantities are in units."]);
+    assert_eq!(
+        <Stock as Presenter>::STATIC_RULES,
+        &["Quantities are in units."]
+    );
     assert_eq!(<Returns as Presenter>::STATIC_RULES, &[] as &[&str]);
 }
 

@@ -25,7 +25,7 @@ impl Invoice {
         self.open
     }
 
-    fn one(&self) -> Suggestion {
+    fn one(_: &Self) -> Suggestion {
         Suggestion::new("billing.history", "See the history")
     }
 
@@ -49,23 +49,48 @@ impl Invoice {
 
 #[test]
 fn item_suggestions_every_form() {
-    let response = Invoice { id: "INV-1", open: true }.present().build().unwrap();
+    let response = Invoice {
+        id: "INV-1",
+        open: true,
+    }
+    .present()
+    .build()
+    .unwrap();
     insta::assert_snapshot!("suggest_single_open", listing(&response));
-    let closed = Invoice { id: "INV-2", open: false }.present().build().unwrap();
+    let closed = Invoice {
+        id: "INV-2",
+        open: false,
+    }
+    .present()
+    .build()
+    .unwrap();
     insta::assert_snapshot!("suggest_single_closed", listing(&closed));
 }
 
 #[test]
 fn collection_suggestions_follow_item_ones_and_are_de_duplicated() {
     let items = [
-        Invoice { id: "A", open: true },
-        Invoice { id: "B", open: false },
-        Invoice { id: "C", open: true },
+        Invoice {
+            id: "A",
+            open: true,
+        },
+        Invoice {
+            id: "B",
+            open: false,
+        },
+        Invoice {
+            id: "C",
+            open: true,
+        },
     ];
     let response = Invoice::present_all(&items).build().unwrap();
     insta::assert_snapshot!("suggest_collection", listing(&response));
     let text = response.text();
-    assert_eq!(text.matches("billing.remind: Send a payment reminder").count(), 1);
+    assert_eq!(
+        text.matches("billing.remind: Send a payment reminder")
+            .count(),
+        1
+    );
     assert!(text.ends_with(
         "- billing.export: Export 3 invoices\n- billing.remind_all: Remind all 2\n</action_suggestions>"
     ));
@@ -91,16 +116,22 @@ struct Scoped {
 }
 
 impl Scoped {
-    fn enabled(&self, ctx: &Ctx) -> bool {
+    fn enabled(_: &Self, ctx: &Ctx) -> bool {
         !ctx.tool_prefix.is_empty()
     }
 
     fn scoped(&self, ctx: &Ctx) -> Suggestion {
-        Suggestion::new(format!("{}.get", ctx.tool_prefix), format!("Open {}", self.id))
+        Suggestion::new(
+            format!("{}.get", ctx.tool_prefix),
+            format!("Open {}", self.id),
+        )
     }
 
     fn scoped_all(items: &[Self], ctx: &Ctx) -> Suggestion {
-        Suggestion::new(format!("{}.list", ctx.tool_prefix), format!("{} rows", items.len()))
+        Suggestion::new(
+            format!("{}.list", ctx.tool_prefix),
+            format!("{} rows", items.len()),
+        )
     }
 }
 

@@ -19,14 +19,21 @@ fn v23_empty_collection_with_collection_ui() {
     let response = Counted::present_all(&[]).build().unwrap();
     assert_blocks(
         &response,
-        &["[]", "<ui_passthrough type=\"summary\">\n📊 **Summary**: 0 items\n</ui_passthrough>"],
+        &[
+            "[]",
+            "<ui_passthrough type=\"summary\">\n📊 **Summary**: 0 items\n</ui_passthrough>",
+        ],
     );
     let one = Counted {
         id: "a".into(),
         value: 1,
     };
     let single = one.present().build().unwrap();
-    assert_eq!(single.blocks().len(), 1, "collection UI never runs for a single value");
+    assert_eq!(
+        single.blocks().len(),
+        1,
+        "collection UI never runs for a single value"
+    );
 }
 
 /// Every form of UI declaration.
@@ -59,7 +66,7 @@ impl Invoice {
         (self.status == "overdue").then(|| ui::markdown("**Overdue**"))
     }
 
-    fn several(&self) -> Vec<UiBlock> {
+    fn several(_: &Self) -> Vec<UiBlock> {
         vec![ui::markdown("first"), ui::markdown("first")]
     }
 

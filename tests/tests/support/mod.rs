@@ -1,6 +1,9 @@
 //! Shared by the presenter tests: the SPEC's `Inv` presenter and wire listings.
 
-#![allow(dead_code, reason = "each test file uses a different part of the support module")]
+#![allow(
+    dead_code,
+    reason = "each test file uses a different part of the support module"
+)]
 
 use fusion_runtime::{Presenter, ToolResponse, UiBlock, ui};
 
@@ -13,7 +16,10 @@ pub fn listing(response: &ToolResponse) -> String {
     };
     let mut out = format!("isError {is_error}");
     for (i, block) in response.blocks().iter().enumerate() {
-        out.push_str(&format!("\n--- [{i}]\n{block}"));
+        out.push_str("\n--- [");
+        out.push_str(&i.to_string());
+        out.push_str("]\n");
+        out.push_str(block);
     }
     out
 }
@@ -47,7 +53,11 @@ impl Inv {
     }
 
     fn amount_table(&self) -> UiBlock {
-        let amount = format!("${}.{:02}", self.amount_cents / 100, self.amount_cents % 100);
+        let amount = format!(
+            "${}.{:02}",
+            self.amount_cents / 100,
+            self.amount_cents % 100
+        );
         ui::table(["Field", "Value"], [["Amount".to_owned(), amount]])
     }
 

@@ -1,0 +1,10 @@
+use fusion_runtime::Presenter;
+
+#[derive(Presenter)]
+#[collection_rule("Total: {n}.", reveal(ssn))]
+struct Person {
+    #[redact]
+    ssn: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use fusion_runtime::Presenter;
+
+#[derive(Presenter)]
+#[embed]
+struct Invoice {
+    id: String,
+}
+
+fn main() {}

@@ -1,0 +1,14 @@
+use fusion_runtime::Presenter;
+
+#[derive(Presenter)]
+struct Customer {
+    name: String,
+}
+
+#[derive(Presenter)]
+struct Invoice {
+    #[embed = "customer"]
+    customer: Customer,
+}
+
+fn main() {}

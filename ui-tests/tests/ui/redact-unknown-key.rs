@@ -1,0 +1,9 @@
+use fusion_runtime::Presenter;
+
+#[derive(Presenter)]
+struct Person {
+    #[redact(mask = "***")]
+    ssn: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use fusion_runtime::Presenter;
+
+#[derive(Presenter)]
+#[rule("Lines: {lines}.")]
+struct Invoice {
+    lines: Vec<String>,
+}
+
+fn main() {}

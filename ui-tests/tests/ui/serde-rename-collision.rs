@@ -1,0 +1,10 @@
+use fusion_runtime::Presenter;
+
+#[derive(Presenter)]
+struct Invoice {
+    id: String,
+    #[serde(rename = "id")]
+    invoice_id: String,
+}
+
+fn main() {}

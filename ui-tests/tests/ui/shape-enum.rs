@@ -1,0 +1,9 @@
+use fusion_runtime::Presenter;
+
+#[derive(Presenter)]
+enum Status {
+    Paid,
+    Pending,
+}
+
+fn main() {}

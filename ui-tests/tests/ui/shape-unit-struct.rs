@@ -1,0 +1,6 @@
+use fusion_runtime::Presenter;
+
+#[derive(Presenter)]
+struct Invoice;
+
+fn main() {}
