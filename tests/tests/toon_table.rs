@@ -535,3 +535,74 @@ fn a_failing_value_is_an_error_in_both_formats() {
         Err(ToonError::Custom(message)) if message == "broken on purpose"
     ));
 }
+
+/// `#[presenter(format = toon)]`: TOON by default, JSON on request.
+#[derive(Presenter)]
+#[presenter(format = toon)]
+#[rule("amount_cents is in CENTS. Divide by 100.")]
+struct InvoiceRow {
+    id: String,
+    customer: String,
+    amount_cents: u64,
+}
+
+/// The string form names the same format.
+#[derive(Presenter)]
+#[presenter(format = "json")]
+struct Plain {
+    id: u32,
+}
+
+#[test]
+fn the_model_declares_its_format_and_a_call_can_override_it() {
+    assert_eq!(<InvoiceRow as Presenter>::FORMAT, Format::Toon);
+    assert_eq!(<Plain as Presenter>::FORMAT, Format::Json);
+    assert_eq!(<Flat as Presenter>::FORMAT, Format::Json);
+    let rows = [
+        InvoiceRow {
+            id: "INV-0001".into(),
+            customer: "Acme Corp".into(),
+            amount_cents: 826_199,
+        },
+        InvoiceRow {
+            id: "INV-0002".into(),
+            customer: "Hooli: Cloud".into(),
+            amount_cents: 4500,
+        },
+    ];
+    let rule = "<domain_rules>\n- amount_cents is in CENTS. Divide by 100.\n</domain_rules>";
+    let toon = InvoiceRow::present_all(&rows).build().unwrap();
+    assert_eq!(
+        toon.blocks(),
+        [
+            "[2|]{id|customer|amount_cents}:\n  INV-0001|Acme Corp|826199\n  INV-0002|\"Hooli: Cloud\"|4500",
+            rule
+        ]
+    );
+    assert_eq!(toon.view().format(), DataFormat::Toon);
+    let single = rows[1].present().build().unwrap();
+    assert_eq!(
+        single.blocks(),
+        [
+            "id: INV-0002\ncustomer: \"Hooli: Cloud\"\namount_cents: 4500",
+            rule
+        ]
+    );
+    let json = rows[1].present().format(Format::Json).build().unwrap();
+    assert_eq!(
+        json.blocks(),
+        [
+            "{\n  \"id\": \"INV-0002\",\n  \"customer\": \"Hooli: Cloud\",\n  \"amount_cents\": 4500\n}",
+            rule
+        ]
+    );
+    assert_eq!(json.view().format(), DataFormat::Json);
+    assert_eq!(json.view().data(), single.view().data());
+    assert_eq!(
+        Plain::present_all(&[Plain { id: 1 }])
+            .build()
+            .unwrap()
+            .blocks(),
+        ["[\n  {\n    \"id\": 1\n  }\n]"]
+    );
+}
