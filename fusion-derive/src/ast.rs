@@ -21,6 +21,8 @@ pub struct Model<'a> {
     pub field_enum: Ident,
     /// The agent limit.
     pub agent_limit: Option<usize>,
+    /// `#[presenter(format = ...)]`: the data block format, if declared.
+    pub format: Option<attr::Format>,
     /// The declared context type, if any.
     pub context: Option<Type>,
     /// Every field, in declaration order.
@@ -178,6 +180,7 @@ impl<'a> Model<'a> {
             serde_name,
             field_enum,
             agent_limit: opts.agent_limit.map(|(n, _)| n),
+            format: opts.format,
             context: opts.context,
             fields,
             decls,

@@ -188,8 +188,22 @@ impl DeclBody {
     }
 }
 
+/// The data block format of `#[presenter(format = ...)]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `format = json`.
+    Json,
+    /// `format = toon`.
+    Toon,
+}
+
+impl Format {
+    /// The names `format = ...` accepts, with their formats.
+    const NAMES: [(&'static str, Format); 2] = [("json", Format::Json), ("toon", Format::Toon)];
+}
+
 /// `#[presenter(agent_limit = 50, context = AppCtx, name = "Invoice", crate = path,
-/// field_enum = Name)]`.
+/// field_enum = Name, format = toon)]`.
 #[derive(Default)]
 pub struct PresenterOpts {
     /// The agent limit and the literal it came from.
@@ -202,6 +216,8 @@ pub struct PresenterOpts {
     pub krate: Option<Path>,
     /// The name of the field enum.
     pub field_enum: Option<Ident>,
+    /// The data block format.
+    pub format: Option<Format>,
 }
 
 /// A text with `{name}` placeholders, as written.
@@ -795,6 +811,7 @@ fn presenter_opts(attr: &Attribute, keys: &mut Keys, out: &mut PresenterOpts, er
         spec("name", Kind::Str, "name = \"Invoice\""),
         spec("crate", Kind::Path, "crate = ::fusion_runtime"),
         spec("field_enum", Kind::Ident, "field_enum = InvoiceField"),
+        spec("format", Kind::Ident, "format = toon"),
     ];
     const ELSEWHERE: &[(&str, &str)] = &[(
         "skip",
@@ -839,6 +856,28 @@ fn presenter_opts(attr: &Attribute, keys: &mut Keys, out: &mut PresenterOpts, er
     if let Some((_, Value::Ident(ident))) = args.take("field_enum") {
         out.field_enum = Some(ident);
     }
+    if let Some((_, Value::Ident(ident))) = args.take("format") {
+        match data_format(&ident) {
+            Ok(format) => out.format = Some(format),
+            Err(error) => errors.push(error),
+        }
+    }
+}
+
+/// `json` or `toon`.
+fn data_format(ident: &Ident) -> Result<Format> {
+    let given = ident.to_string();
+    if let Some((_, format)) = Format::NAMES.iter().find(|(name, _)| *name == given) {
+        return Ok(*format);
+    }
+    let fix = match did_you_mean(&given, Format::NAMES.iter().map(|(name, _)| *name)) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None => "write `format = toon` or `format = json`".to_owned(),
+    };
+    Err(error(
+        ident,
+        format!("unknown data block format `{given}`; {fix}"),
+    ))
 }
 
 /// Field `#[presenter(skip)]`; returns the span of `skip`.
@@ -852,6 +891,7 @@ fn field_presenter(attr: &Attribute, keys: &mut Keys, errors: &mut Errors) -> Op
         ("name", ON_STRUCT),
         ("crate", ON_STRUCT),
         ("field_enum", ON_STRUCT),
+        ("format", ON_STRUCT),
     ];
     let example = "#[presenter(skip)]";
     let items = errors.handle(list(attr, name::PRESENTER, example))?;

@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Ident, LitStr, WherePredicate};
 
 use crate::ast::{DeclKind, Declaration, Field, Model, Part, Scope, Text, Wire};
-use crate::attr::Censor;
+use crate::attr::{Censor, Format};
 
 /// Everything the derive generates for one model.
 pub fn expand(model: &Model<'_>) -> TokenStream {
@@ -382,6 +382,13 @@ impl<'m, 'a> Gen<'m, 'a> {
         let mut items = Vec::new();
         if let Some(limit) = self.model.agent_limit {
             items.push(quote!(const AGENT_LIMIT: #p::Option<#p::usize> = #p::Some(#limit);));
+        }
+        if let Some(format) = self.model.format {
+            let variant = match format {
+                Format::Json => quote!(Json),
+                Format::Toon => quote!(Toon),
+            };
+            items.push(quote!(const FORMAT: #p::Format = #p::Format::#variant;));
         }
         let static_rules: Vec<&str> = self
             .model

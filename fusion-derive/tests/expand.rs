@@ -155,3 +155,14 @@ fn fallback_errors_and_stubs() {
         }
     }));
 }
+
+#[test]
+fn presenter_format_toon() {
+    insta::assert_snapshot!(expand(quote! {
+        #[presenter(format = toon)]
+        pub struct InvoiceRow {
+            pub id: String,
+            pub amount_cents: u64,
+        }
+    }));
+}

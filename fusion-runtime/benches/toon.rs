@@ -1,5 +1,6 @@
 //! TOON encoding of 10,000 flat invoice rows (the billing fixture's `InvoiceRow` shape, cycled
-//! with new ids): our generic encoder against `toon-format` 0.7 and the JSON writers.
+//! with new ids, derived with `Presenter`): the compile-time path (`toon::encode_table`) and the
+//! generic encoder against `toon-format` 0.7 and the JSON writers, all on the same rows.
 //!
 //! `cargo bench -p fusion-runtime --bench toon`
 
@@ -7,11 +8,12 @@ use std::hint::black_box;
 use std::sync::LazyLock;
 
 use divan::Bencher;
+use fusion_runtime::Presenter;
 use fusion_runtime::toon::{self, ToonOptions};
-use serde::Serialize;
 
-/// The flat export row of BILLING.md.
-#[derive(Serialize)]
+/// The flat export row of BILLING.md; the derive writes its `Serialize` impl (the wire form),
+/// which every contender below uses.
+#[derive(Presenter)]
 struct InvoiceRow {
     id: String,
     customer: String,
@@ -54,6 +56,11 @@ fn main() {
     let ours = toon::encode(&*ROWS, &ToonOptions::pipe()).expect("rows encode");
     let theirs = toon_format::encode(&*ROWS, &toon_format_pipe()).expect("rows encode");
     assert_eq!(ours, theirs, "the encoders disagree on the benchmark rows");
+    let table = toon::encode_table(&ROWS, &ToonOptions::pipe()).expect("rows encode");
+    assert_eq!(
+        table, ours,
+        "the compile-time path disagrees with the generic encoder"
+    );
     eprintln!(
         "10,000 rows: TOON (pipe) {} bytes, identical in both encoders; pretty JSON {} bytes",
         ours.len(),
@@ -66,6 +73,14 @@ fn main() {
 
 fn toon_format_pipe() -> toon_format::EncodeOptions {
     toon_format::EncodeOptions::new().with_delimiter(toon_format::Delimiter::Pipe)
+}
+
+/// `fusion_runtime::toon::encode_table`, the compile-time path, with the pipe options.
+#[divan::bench]
+fn compile_time_path(bencher: Bencher<'_, '_>) {
+    let rows = &*ROWS;
+    let options = ToonOptions::pipe();
+    bencher.bench(|| toon::encode_table(black_box(rows), &options).expect("rows encode"));
 }
 
 /// `fusion_runtime::toon::encode` with the pipe options of `toon_success`.

@@ -27,6 +27,8 @@ pub use std::vec::Vec;
 pub use serde;
 // The traits and sinks a generated presenter implements and fills.
 pub use crate::present::{Embed, EmbedSink, Field, Model, Presentation, Presenter};
+// The data block format of `#[presenter(format = ...)]`.
+pub use crate::present::Format;
 // The lists generated callbacks push into.
 pub use crate::response::{Rules, Suggestion, Suggestions};
 // The selection mask `serialize_selected` reads, and the error of the field enum's `FromStr`.

@@ -17,35 +17,54 @@ use serde_json::ser::{CharEscape, Formatter, PrettyFormatter};
 
 use crate::escape;
 
-/// Why a value could not be written as JSON.
+/// Why a value could not be written as JSON (or, for a presenter with the TOON format, as TOON).
 ///
 /// `Serialize` values that fail: a map whose keys are not strings (or integers, booleans or
 /// finite floats, which are written as strings), or a `Serialize` impl that reports an error of
 /// its own. The message says which.
 #[derive(Debug)]
-pub struct JsonError(serde_json::Error);
+pub struct JsonError(Inner);
+
+#[derive(Debug)]
+enum Inner {
+    Json(serde_json::Error),
+    /// A TOON data block (SPEC §9) that could not be written; only presenters with the TOON
+    /// format report it here, so that `Presentation::build` keeps one error type.
+    Toon(crate::toon::ToonError),
+}
 
 impl JsonError {
     /// Wraps an error of `serde_json`.
     pub(crate) fn from_serde(error: serde_json::Error) -> Self {
-        JsonError(error)
+        JsonError(Inner::Json(error))
+    }
+
+    /// Wraps the error of a presenter's TOON data block.
+    pub(crate) fn from_toon(error: crate::toon::ToonError) -> Self {
+        JsonError(Inner::Toon(error))
     }
 }
 
 impl std::fmt::Display for JsonError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the value cannot be written as JSON ({}); use string map keys (or a list of pairs) \
-             and make sure its `Serialize` impl succeeds",
-            self.0
-        )
+        match &self.0 {
+            Inner::Json(error) => write!(
+                f,
+                "the value cannot be written as JSON ({error}); use string map keys (or a list of \
+                 pairs) and make sure its `Serialize` impl succeeds"
+            ),
+            // Its own message says what to do.
+            Inner::Toon(error) => error.fmt(f),
+        }
     }
 }
 
 impl std::error::Error for JsonError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
+        match &self.0 {
+            Inner::Json(error) => Some(error),
+            Inner::Toon(error) => Some(error),
+        }
     }
 }
 
@@ -60,7 +79,7 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, JsonError> 
     write(&mut out, value)?;
     // The serializer writes whole UTF-8 strings and ASCII punctuation only, so this never fails;
     // the error arm keeps the function total without a panic.
-    String::from_utf8(out).map_err(|e| JsonError(serde::ser::Error::custom(e)))
+    String::from_utf8(out).map_err(|e| JsonError::from_serde(serde::ser::Error::custom(e)))
 }
 
 /// Appends `value` as a SPEC §3 JSON text to `out`.
@@ -68,7 +87,9 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, JsonError> 
 /// On error `out` may hold a partial text; discard it.
 pub fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), JsonError> {
     let mut serializer = serde_json::Serializer::with_formatter(out, SpecFormatter::default());
-    value.serialize(&mut serializer).map_err(JsonError)
+    value
+        .serialize(&mut serializer)
+        .map_err(JsonError::from_serde)
 }
 
 /// `serde_json`'s pretty layout with ECMAScript number text and tag-start escaping.

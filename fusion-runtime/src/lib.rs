@@ -41,12 +41,12 @@ pub mod __private;
 pub use error::{Severity, ToolError, ValidationError};
 pub use json::JsonError;
 pub use present::{
-    Embed, EmbedSink, Field, Model, Present, Presentation, Presenter, present, present_all,
+    Embed, EmbedSink, Field, Format, Model, Present, Presentation, Presenter, present, present_all,
 };
 pub use response::{ResponseBuilder, Suggestion, ToolResponse};
 pub use select::{FieldMask, Selection};
 pub use tool::{Call, Tool, ToolDefinition, ToolSet};
-pub use toon::{ToonError, toon_success};
+pub use toon::{ToonError, toon_success, toon_success_table};
 pub use ui::{UiBlock, Width};
 pub use view::{DataFormat, TestingView, ViewValue};
 pub use wrap::{IntoToolResponse, Json, StructuredError, WrapError, success, success_structured};

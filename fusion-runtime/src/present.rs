@@ -12,6 +12,7 @@ use serde::{Serialize, Serializer};
 use crate::json::{self, JsonError};
 use crate::response::{EmbedBlock, EmbedKind, ResponseBuilder, Rules, Suggestions};
 use crate::select::{FieldMask, Selection};
+use crate::toon::{self, table::Members};
 use crate::ui::{self, UiBlock};
 
 /// The field enum of a model: one variant per wire member, in declaration order.
@@ -73,6 +74,10 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// The agent limit for collections (SPEC §6.7), if any.
     const AGENT_LIMIT: Option<usize> = None;
 
+    /// The format of the data block (`#[presenter(format = toon)]`); a call can override it with
+    /// [`Presentation::format`].
+    const FORMAT: Format = Format::Json;
+
     /// The static item rules, in declaration order.
     const STATIC_RULES: &'static [&'static str] = &[];
 
@@ -109,6 +114,28 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// Presents each embed field of this item into `sink`, in declaration order.
     fn embeds(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
         let _ = (ctx, sink);
+    }
+}
+
+/// The format of a presenter's data block (SPEC §2.4). Only the data block changes: UI, embeds,
+/// rules and suggestions are the same in both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Format {
+    /// The wire value as JSON (SPEC §3), the default.
+    #[default]
+    Json,
+    /// The wire value as TOON (SPEC §9) with the pipe delimiter: nested models as TOON objects,
+    /// uniform lists of models (a collection, an invoice's lines) as tables. Fewer tokens for
+    /// collections and uniform nested lists.
+    Toon,
+}
+
+impl From<Format> for crate::view::DataFormat {
+    fn from(format: Format) -> Self {
+        match format {
+            Format::Json => crate::view::DataFormat::Json,
+            Format::Toon => crate::view::DataFormat::Toon,
+        }
     }
 }
 
@@ -329,6 +356,8 @@ pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
     items: Items<'a, T>,
     ctx: &'a Ctx,
     selection: Option<&'a Selection>,
+    /// `None`: the presenter's [`Presenter::FORMAT`].
+    format: Option<Format>,
 }
 
 /// Presents a single value.
@@ -337,6 +366,7 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         items: Items::One(value),
         ctx: &(),
         selection: None,
+        format: None,
     }
 }
 
@@ -346,6 +376,7 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         items: Items::Many(items),
         ctx: &(),
         selection: None,
+        format: None,
     }
 }
 
@@ -377,7 +408,15 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             items: self.items,
             ctx,
             selection: self.selection,
+            format: self.format,
         }
+    }
+
+    /// Writes the data block in `format` instead of the presenter's own
+    /// ([`Presenter::FORMAT`], JSON unless the model says `#[presenter(format = toon)]`).
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = Some(format);
+        self
     }
 }
 
@@ -389,13 +428,21 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
             .selection
             .filter(|s| !s.is_empty())
             .map(|s| FieldMask::of::<T>(s));
-        let text = match (shown, &mask) {
-            (Items::One(item), None) => json::to_string(item)?,
-            (Items::One(item), Some(mask)) => json::to_string(&Selected { item, mask })?,
-            (Items::Many(items), None) => json::to_string(items)?,
-            (Items::Many(items), Some(mask)) => json::to_string(&SelectedAll { items, mask })?,
+        let mut builder = if self.format.unwrap_or(T::FORMAT) == Format::Toon {
+            let members = mask.as_ref().map_or(Members::Every, Members::Selected);
+            match shown {
+                Items::One(item) => toon::presented_one(item, members)?,
+                Items::Many(items) => toon::presented_all(items, members)?,
+            }
+        } else {
+            let text = match (shown, &mask) {
+                (Items::One(item), None) => json::to_string(item)?,
+                (Items::One(item), Some(mask)) => json::to_string(&Selected { item, mask })?,
+                (Items::Many(items), None) => json::to_string(items)?,
+                (Items::Many(items), Some(mask)) => json::to_string(&SelectedAll { items, mask })?,
+            };
+            ResponseBuilder::json_text(text)
         };
-        let mut builder = ResponseBuilder::json_text(text);
         let parts = Parts::of(self.items, self.ctx, true);
         let (ui, embeds, rules, suggestions) = builder.parts_mut();
         *ui = parts.ui;

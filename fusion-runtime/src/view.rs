@@ -38,6 +38,9 @@ pub(crate) enum ViewData {
     Json(OnceLock<serde_json::Value>),
     /// TOON: the value that was encoded.
     Toon(serde_json::Value),
+    /// TOON of a presenter: the wire value as its SPEC §3 JSON text, parsed on first use, so the
+    /// view shows exactly what the same presentation with a JSON data block would show.
+    ToonJson(String, OnceLock<serde_json::Value>),
     /// Text: the handler's text before SPEC §5.3 (`None` when it equals the block text).
     Text(Option<String>),
 }
@@ -106,6 +109,10 @@ impl<'a> TestingView<'a> {
                 serde_json::from_str(block).unwrap_or(serde_json::Value::Null)
             })),
             ViewData::Toon(value) => ViewValue::Value(value),
+            ViewData::ToonJson(json, cell) => ViewValue::Value(cell.get_or_init(|| {
+                // Written by this crate's JSON writer, which always parses back.
+                serde_json::from_str(json).unwrap_or(serde_json::Value::Null)
+            })),
             ViewData::Text(original) => ViewValue::Text(original.as_deref().unwrap_or(block)),
         }
     }
@@ -114,7 +121,7 @@ impl<'a> TestingView<'a> {
     pub fn format(&self) -> DataFormat {
         match &self.response.view_data {
             ViewData::Json(_) => DataFormat::Json,
-            ViewData::Toon(_) => DataFormat::Toon,
+            ViewData::Toon(_) | ViewData::ToonJson(..) => DataFormat::Toon,
             ViewData::Text(_) => DataFormat::Text,
         }
     }

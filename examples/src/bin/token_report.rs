@@ -9,10 +9,16 @@
 //! block, compact JSON, the TOON response block (pipe delimiter, `toon_success`), and the pretty
 //! JSON data block under `_select` of 2 and of 3 fields (the selected fields of each item, in
 //! declaration order, as SPEC §7 writes them).
+//!
+//! Whole responses: `get_invoice` for the first invoice (INV-0001) and `list_invoices` (agent
+//! limit 50), each presented with the JSON data block and with the TOON data block
+//! (`Presentation::format(Format::Toon)`); every block counts (data, UI, embeds, rules,
+//! suggestions), as the model reads them.
 
 use std::process::ExitCode;
 
-use serde::{Deserialize, Serialize, Serializer};
+use fusion_runtime::{Format, Presenter, ToolResponse, UiBlock, Width, ui};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 const FIXTURE: &str = include_str!("../../data/billing.json");
@@ -23,32 +29,81 @@ struct Fixture {
     invoices: Vec<Invoice>,
 }
 
-/// The Invoice model of BILLING.md; serializes as its wire form.
-#[derive(Serialize, Deserialize, Clone)]
+/// The Invoice presenter of BILLING.md; the derive writes its wire form.
+#[derive(Presenter, Deserialize, Clone)]
+#[presenter(agent_limit = 50)]
+#[rule("amount_cents is in CENTS. Divide by 100.")]
+#[rule(
+    when = Self::is_overdue,
+    text = "Invoice {id} is overdue since {due_at}: mention it first."
+)]
+#[suggest(tool = "billing.remind", reason = "Send a payment reminder", when = Self::is_open)]
+#[suggest(
+    tool = "billing.void_invoice",
+    reason = "Void it if it cannot be collected",
+    when = Self::is_open
+)]
+#[ui(Self::gauge)]
+#[collection_ui(Self::summary)]
 struct Invoice {
     id: String,
+    #[embed]
     customer: Customer,
     amount_cents: u64,
     currency: String,
     status: String,
     issued_at: String,
     due_at: String,
+    #[embed]
     lines: Vec<InvoiceLine>,
     #[serde(skip_serializing)]
     #[allow(dead_code, reason = "read from the data, never written (BILLING.md)")]
     internal_margin_bps: u32,
 }
 
-#[derive(Serialize, Deserialize, Clone)]
+impl Invoice {
+    fn is_overdue(&self) -> bool {
+        self.status == "overdue"
+    }
+
+    fn is_open(&self) -> bool {
+        matches!(self.status.as_str(), "pending" | "overdue")
+    }
+
+    #[allow(clippy::cast_precision_loss, reason = "a chart value")]
+    fn gauge(&self) -> UiBlock {
+        ui::echarts(serde_json::json!({
+            "series": [{"type": "gauge", "data": [{"value": self.amount_cents as f64 / 100.0}]}]
+        }))
+        .title("Amount (EUR)")
+        .width(Width::Half)
+        .priority(1)
+    }
+
+    fn summary(items: &[Self]) -> UiBlock {
+        let count = |status: &str| items.iter().filter(|i| i.status == status).count();
+        ui::summary(format!(
+            "{} invoices: {} paid, {} pending, {} overdue",
+            items.len(),
+            count("paid"),
+            count("pending"),
+            count("overdue")
+        ))
+    }
+}
+
+#[derive(Presenter, Deserialize, Clone)]
+#[rule("customer.email is redacted for privacy; never ask the user for it.")]
 struct Customer {
     id: String,
     name: String,
-    #[serde(serialize_with = "redacted")]
+    #[redact]
     email: String,
     country: String,
 }
 
-#[derive(Serialize, Deserialize, Clone)]
+#[derive(Presenter, Deserialize, Clone)]
+#[rule("unit_price_cents is in CENTS. Divide by 100.")]
 struct InvoiceLine {
     sku: String,
     description: String,
@@ -57,7 +112,7 @@ struct InvoiceLine {
 }
 
 /// The flat export row of BILLING.md.
-#[derive(Serialize)]
+#[derive(Presenter)]
 struct InvoiceRow {
     id: String,
     customer: String,
@@ -78,10 +133,6 @@ impl InvoiceRow {
             issued_at: invoice.issued_at.clone(),
         }
     }
-}
-
-fn redacted<S: Serializer>(_: &str, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str("[REDACTED]")
 }
 
 /// One data block in one format.
@@ -167,6 +218,71 @@ fn report(
     figures
 }
 
+/// Bytes and tokens of one response: its data block, and all of its blocks.
+struct Whole {
+    data_bytes: usize,
+    data_tokens: usize,
+    bytes: usize,
+    tokens: usize,
+    blocks: usize,
+    /// Tokens of the MCP `CallToolResult` JSON as sent (block texts as escaped JSON strings).
+    wire_tokens: usize,
+}
+
+impl Whole {
+    fn of(response: &ToolResponse, bpe: &tiktoken_rs::CoreBPE) -> Self {
+        let tokens = |text: &str| bpe.encode_ordinary(text).len();
+        let data = response.blocks().first().map_or("", String::as_str);
+        Whole {
+            data_bytes: data.len(),
+            data_tokens: tokens(data),
+            bytes: response.blocks().iter().map(String::len).sum(),
+            tokens: response.blocks().iter().map(|block| tokens(block)).sum(),
+            blocks: response.blocks().len(),
+            wire_tokens: tokens(&response.to_json()),
+        }
+    }
+}
+
+/// Prints one presented call with both data block formats; returns the TOON response's tokens
+/// as a percentage of the JSON response's.
+fn compare(
+    title: &str,
+    json: &ToolResponse,
+    toon: &ToolResponse,
+    bpe: &tiktoken_rs::CoreBPE,
+) -> f64 {
+    println!("\n{title}");
+    println!(
+        "{:<20} {:>7} {:>11} {:>12} {:>12} {:>13} {:>9} {:>12} {:>9}",
+        "data block",
+        "blocks",
+        "data bytes",
+        "data tokens",
+        "total bytes",
+        "total tokens",
+        "tokens %",
+        "wire tokens",
+        "wire %"
+    );
+    let json = Whole::of(json, bpe);
+    let toon = Whole::of(toon, bpe);
+    for (name, whole) in [("JSON (default)", &json), ("TOON (format toon)", &toon)] {
+        println!(
+            "{name:<20} {:>7} {:>11} {:>12} {:>12} {:>13} {:>8.1}% {:>12} {:>8.1}%",
+            whole.blocks,
+            whole.data_bytes,
+            whole.data_tokens,
+            whole.bytes,
+            whole.tokens,
+            percent(whole.tokens, json.tokens),
+            whole.wire_tokens,
+            percent(whole.wire_tokens, json.wire_tokens)
+        );
+    }
+    percent(toon.tokens, json.tokens)
+}
+
 #[allow(
     clippy::cast_precision_loss,
     reason = "display of counts far below 2^52"
@@ -186,8 +302,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// Prints the report; returns whether TOON stays within 45% of pretty JSON's tokens for the
-/// 10,000 rows (the issue's target).
+/// Prints the report; returns whether the targets are met: TOON within 45% of pretty JSON's
+/// tokens for the 10,000 rows, and the whole `get_invoice` response with the TOON data block
+/// within 70% of the tokens of the same response with the JSON data block.
 fn run() -> Result<bool, Box<dyn std::error::Error>> {
     let fixture: Fixture = serde_json::from_str(FIXTURE)?;
     let invoices = fixture.invoices;
@@ -237,10 +354,42 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
     );
     let toon_share = percent(figures[2].2, figures[0].2);
     let within = toon_share <= 45.0;
+
+    println!(
+        "\nWhole presented responses. total: the text of every block (what the model reads), \
+         tokens summed over blocks; wire: the MCP CallToolResult JSON as sent."
+    );
+    let first = invoices.first().ok_or("the fixture has no invoice")?;
+    let get_share = compare(
+        &format!("get_invoice {} (single Invoice)", first.id),
+        &first.present().build()?,
+        &first.present().format(Format::Toon).build()?,
+        &bpe,
+    );
+    compare(
+        &format!(
+            "list_invoices, all {} invoices (agent limit 50)",
+            invoices.len()
+        ),
+        &Invoice::present_all(&invoices).build()?,
+        &Invoice::present_all(&invoices)
+            .format(Format::Toon)
+            .build()?,
+        &bpe,
+    );
+    let get_within = get_share <= 70.0;
+
+    let verdict = |met: bool| if met { "met" } else { "NOT met" };
     println!(
         "\nTOON (pipe) for {SYNTHETIC_ROWS} rows: {toon_share:.1}% of pretty JSON's tokens \
          (target: at most 45%): {}",
-        if within { "met" } else { "NOT met" }
+        verdict(within)
     );
-    Ok(within)
+    println!(
+        "get_invoice {} with the TOON data block: {get_share:.1}% of the tokens of the JSON \
+         response (target: at most 70%): {}",
+        first.id,
+        verdict(get_within)
+    );
+    Ok(within && get_within)
 }

@@ -1,0 +1,577 @@
+//! The compile-time path (SPEC §9.1): a collection of models written as one TOON table straight
+//! from the models, without building a generic value.
+//!
+//! The header comes from [`Model::WIRE_NAMES`] (the derive's field list, keys encoded once per
+//! table); each row is written by [`RowSerializer`], a serde `Serializer` that the model's
+//! generated wire writer drives field by field in declaration order, each cell written with the
+//! same token functions as the generic encoder. Monomorphized per model, that is straight-line
+//! code: no tree, one output `String`.
+//!
+//! Whenever a row is not what the header promises (a member that is not a primitive, a member
+//! skipped by `skip_serializing_if`, other names or another order, a `Serialize` impl that
+//! fails), the whole collection is handed to the generic encoder instead, which then writes the
+//! form SPEC §9.5 prescribes. So the result is always byte-identical to [`super::encode`].
+
+use serde::Serialize;
+use serde::ser::{self, Impossible};
+
+use super::{Delimiter, ToonError, ToonOptions, encode, quote};
+use crate::present::Model;
+use crate::select::FieldMask;
+
+/// Encodes a collection of models as a TOON document, byte-identical to
+/// [`encode`](super::encode)`(items, options)`.
+///
+/// A collection whose rows all hold the model's members as primitives, in declaration order,
+/// is written as a table directly from the models (the compile-time path); any other collection
+/// (a nested model, a list member, a member skipped by `skip_serializing_if`) is encoded by the
+/// generic encoder, which picks the form the TOON specification requires.
+///
+/// ```
+/// use fusion_runtime::Presenter;
+/// use fusion_runtime::toon::{self, ToonOptions};
+///
+/// #[derive(Presenter)]
+/// struct InvoiceRow { id: String, customer: String, amount_cents: u64 }
+///
+/// let rows = [
+///     InvoiceRow { id: "INV-0001".into(), customer: "Acme Corp".into(), amount_cents: 826199 },
+///     InvoiceRow { id: "INV-0002".into(), customer: "Hooli: Cloud".into(), amount_cents: 4500 },
+/// ];
+/// let text = toon::encode_table(&rows, &ToonOptions::pipe())?;
+/// assert_eq!(
+///     text,
+///     "[2|]{id|customer|amount_cents}:\n  INV-0001|Acme Corp|826199\n  INV-0002|\"Hooli: Cloud\"|4500",
+/// );
+/// assert_eq!(text, toon::encode(&rows, &ToonOptions::pipe())?);
+/// # Ok::<(), fusion_runtime::toon::ToonError>(())
+/// ```
+pub fn encode_table<T: Model>(items: &[T], options: &ToonOptions) -> Result<String, ToonError> {
+    encode_rows(items, Members::Every, options)
+}
+
+/// Which members each row writes: its plain `Serialize` impl (every wire member), or
+/// [`Model::serialize_selected`] with a `_select` mask.
+#[derive(Clone, Copy)]
+pub(crate) enum Members<'a> {
+    /// `Serialize`: every wire member.
+    Every,
+    /// `serialize_selected` with this mask.
+    Selected(&'a FieldMask),
+}
+
+impl Members<'_> {
+    /// Writes `item` with `serializer`.
+    fn write<T: Model, S: ser::Serializer>(
+        self,
+        item: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match self {
+            Members::Every => item.serialize(serializer),
+            Members::Selected(mask) => item.serialize_selected(mask, serializer),
+        }
+    }
+
+    /// Whether the member at `index` of the model is written (before `skip_serializing_if`).
+    fn contains(self, index: usize) -> bool {
+        match self {
+            Members::Every => true,
+            Members::Selected(mask) => mask.contains(index),
+        }
+    }
+}
+
+/// A collection written with [`Members`]: what the generic encoder falls back on.
+pub(crate) struct Rows<'a, T> {
+    pub(crate) items: &'a [T],
+    pub(crate) members: Members<'a>,
+}
+
+impl<T: Model> Serialize for Rows<'_, T> {
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.items.iter().map(|item| Row {
+            item,
+            members: self.members,
+        }))
+    }
+}
+
+/// One element of [`Rows`], or a presented single value.
+pub(crate) struct Row<'a, T> {
+    pub(crate) item: &'a T,
+    pub(crate) members: Members<'a>,
+}
+
+impl<T: Model> Serialize for Row<'_, T> {
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.members.write(self.item, serializer)
+    }
+}
+
+/// [`encode_table`] with a choice of members: the table if every row fits it, the generic
+/// encoding of the same rows otherwise.
+pub(crate) fn encode_rows<T: Model>(
+    items: &[T],
+    members: Members<'_>,
+    options: &ToonOptions,
+) -> Result<String, ToonError> {
+    if options.indent() == 0 {
+        return Err(ToonError::ZeroIndent);
+    }
+    match table(items, members, options) {
+        Some(text) => Ok(text),
+        None => encode(&Rows { items, members }, options),
+    }
+}
+
+/// The table, or `None` when some row does not fit it.
+fn table<T: Model>(items: &[T], members: Members<'_>, options: &ToonOptions) -> Option<String> {
+    if items.is_empty() {
+        return Some("[]".to_owned()); // SPEC §9.9: the empty root list.
+    }
+    let names: Vec<&'static str> = T::WIRE_NAMES
+        .iter()
+        .enumerate()
+        .filter_map(|(index, name)| members.contains(index).then_some(*name))
+        .collect();
+    // Rows of no members are empty objects, which no table holds; duplicate names are an error
+    // the generic encoder reports.
+    if names.is_empty() || has_duplicates(&names) {
+        return None;
+    }
+    let delimiter = options.delimiter();
+    let mut out = String::with_capacity(64);
+    out.push('[');
+    quote::push_integer(&mut out, items.len());
+    match delimiter {
+        Delimiter::Comma => {}
+        Delimiter::Tab => out.push('\t'),
+        Delimiter::Pipe => out.push('|'),
+    }
+    out.push_str("]{");
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.push(delimiter.as_char());
+        }
+        quote::push_key(&mut out, name);
+    }
+    out.push_str("}:");
+
+    // Every row starts with an LF and one indentation step (depth 1).
+    let mut line_start = String::with_capacity(options.indent() + 1);
+    line_start.push('\n');
+    line_start.extend(std::iter::repeat_n(' ', options.indent()));
+    let delimiter = delimiter.as_byte();
+    for (i, item) in items.iter().enumerate() {
+        let before = out.len();
+        out.push_str(&line_start);
+        members
+            .write(
+                item,
+                RowSerializer {
+                    out: &mut out,
+                    names: &names,
+                    delimiter,
+                },
+            )
+            .ok()?;
+        if i == 0 {
+            // Size the rest of the table on the first row: one allocation instead of a
+            // doubling series that copies the text again at each step.
+            let row = out.len() - before;
+            out.reserve(row.saturating_add(row / 8).saturating_mul(items.len() - 1));
+        }
+    }
+    Some(out)
+}
+
+/// Whether two of `names` are equal; a model has a handful of members.
+fn has_duplicates(names: &[&str]) -> bool {
+    names
+        .iter()
+        .enumerate()
+        .any(|(i, name)| names[..i].contains(name))
+}
+
+/// Why a row cannot be a table row. Never shown: the caller then uses the generic encoder, which
+/// reports a real error if there is one.
+#[derive(Debug)]
+struct NotARow;
+
+impl std::fmt::Display for NotARow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the row does not fit the TOON table")
+    }
+}
+
+impl std::error::Error for NotARow {}
+
+impl ser::Error for NotARow {
+    fn custom<T: std::fmt::Display>(_message: T) -> Self {
+        NotARow
+    }
+}
+
+/// Writes one model as the cells of a table row; anything but a struct of primitives with
+/// exactly the header's names, in its order, is [`NotARow`].
+struct RowSerializer<'o> {
+    out: &'o mut String,
+    /// The header's member names.
+    names: &'o [&'static str],
+    delimiter: u8,
+}
+
+/// Accepts the members of one row one by one.
+struct RowWriter<'o> {
+    out: &'o mut String,
+    names: &'o [&'static str],
+    delimiter: u8,
+    /// How many cells were written.
+    next: usize,
+}
+
+impl ser::SerializeStruct for RowWriter<'_> {
+    type Ok = ();
+    type Error = NotARow;
+
+    fn serialize_field<V: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), NotARow> {
+        match self.names.get(self.next) {
+            // Generated code passes the very `&'static str` of `WIRE_NAMES`: the pointer check
+            // settles the common case without comparing bytes.
+            Some(name) if std::ptr::eq(*name, key) || *name == key => {}
+            _ => return Err(NotARow),
+        }
+        if self.next > 0 {
+            self.out.push(char::from(self.delimiter));
+        }
+        self.next += 1;
+        value.serialize(CellSerializer {
+            out: self.out,
+            delimiter: self.delimiter,
+        })
+    }
+
+    fn end(self) -> Result<(), NotARow> {
+        if self.next == self.names.len() {
+            Ok(())
+        } else {
+            Err(NotARow) // A member was skipped.
+        }
+    }
+}
+
+/// Returns [`NotARow`] from every serializer method not listed.
+macro_rules! not_a_row {
+    ($($method:ident($($arg:ty),*) -> $ret:ty;)*) => {
+        $(
+            fn $method(self, $(_: $arg),*) -> Result<$ret, NotARow> {
+                Err(NotARow)
+            }
+        )*
+    };
+}
+
+impl<'o> ser::Serializer for RowSerializer<'o> {
+    type Ok = ();
+    type Error = NotARow;
+    type SerializeSeq = Impossible<(), NotARow>;
+    type SerializeTuple = Impossible<(), NotARow>;
+    type SerializeTupleStruct = Impossible<(), NotARow>;
+    type SerializeTupleVariant = Impossible<(), NotARow>;
+    type SerializeMap = Impossible<(), NotARow>;
+    type SerializeStruct = RowWriter<'o>;
+    type SerializeStructVariant = Impossible<(), NotARow>;
+
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<RowWriter<'o>, NotARow> {
+        Ok(RowWriter {
+            out: self.out,
+            names: self.names,
+            delimiter: self.delimiter,
+            next: 0,
+        })
+    }
+
+    fn serialize_newtype_struct<V: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &V,
+    ) -> Result<(), NotARow> {
+        value.serialize(self)
+    }
+
+    fn serialize_some<V: Serialize + ?Sized>(self, _value: &V) -> Result<(), NotARow> {
+        Err(NotARow)
+    }
+
+    fn serialize_newtype_variant<V: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &V,
+    ) -> Result<(), NotARow> {
+        Err(NotARow)
+    }
+
+    not_a_row! {
+        serialize_bool(bool) -> ();
+        serialize_i8(i8) -> ();
+        serialize_i16(i16) -> ();
+        serialize_i32(i32) -> ();
+        serialize_i64(i64) -> ();
+        serialize_i128(i128) -> ();
+        serialize_u8(u8) -> ();
+        serialize_u16(u16) -> ();
+        serialize_u32(u32) -> ();
+        serialize_u64(u64) -> ();
+        serialize_u128(u128) -> ();
+        serialize_f32(f32) -> ();
+        serialize_f64(f64) -> ();
+        serialize_char(char) -> ();
+        serialize_str(&str) -> ();
+        serialize_bytes(&[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(&'static str) -> ();
+        serialize_unit_variant(&'static str, u32, &'static str) -> ();
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    }
+}
+
+/// Writes one primitive cell: the token the generic encoder writes for the same value (SPEC
+/// §9.3), with the serde data model mapped as it maps it (unit → `null`, unit variant → its
+/// name). Lists, objects and enum variants with data are [`NotARow`].
+struct CellSerializer<'o> {
+    out: &'o mut String,
+    delimiter: u8,
+}
+
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "each helper returns what the Serializer methods return"
+)]
+impl CellSerializer<'_> {
+    fn integer<I: itoa::Integer>(self, v: I) -> Result<(), NotARow> {
+        quote::push_integer(self.out, v);
+        Ok(())
+    }
+
+    fn null(self) -> Result<(), NotARow> {
+        self.out.push_str("null");
+        Ok(())
+    }
+
+    fn string(self, v: &str) -> Result<(), NotARow> {
+        quote::push_string(self.out, v, self.delimiter);
+        Ok(())
+    }
+}
+
+impl ser::Serializer for CellSerializer<'_> {
+    type Ok = ();
+    type Error = NotARow;
+    type SerializeSeq = Impossible<(), NotARow>;
+    type SerializeTuple = Impossible<(), NotARow>;
+    type SerializeTupleStruct = Impossible<(), NotARow>;
+    type SerializeTupleVariant = Impossible<(), NotARow>;
+    type SerializeMap = Impossible<(), NotARow>;
+    type SerializeStruct = Impossible<(), NotARow>;
+    type SerializeStructVariant = Impossible<(), NotARow>;
+
+    fn serialize_bool(self, v: bool) -> Result<(), NotARow> {
+        self.out.push_str(if v { "true" } else { "false" });
+        Ok(())
+    }
+
+    fn serialize_i8(self, v: i8) -> Result<(), NotARow> {
+        self.integer(v)
+    }
+
+    fn serialize_i16(self, v: i16) -> Result<(), NotARow> {
+        self.integer(v)
+    }
+
+    fn serialize_i32(self, v: i32) -> Result<(), NotARow> {
+        self.integer(v)
+    }
+
+    fn serialize_i64(self, v: i64) -> Result<(), NotARow> {
+        self.integer(v)
+    }
+
+    fn serialize_i128(self, v: i128) -> Result<(), NotARow> {
+        self.integer(v)
+    }
+
+    fn serialize_u8(self, v: u8) -> Result<(), NotARow> {
+        self.integer(v)
+    }
+
+    fn serialize_u16(self, v: u16) -> Result<(), NotARow> {
+        self.integer(v)
+    }
+
+    fn serialize_u32(self, v: u32) -> Result<(), NotARow> {
+        self.integer(v)
+    }
+
+    fn serialize_u64(self, v: u64) -> Result<(), NotARow> {
+        self.integer(v)
+    }
+
+    fn serialize_u128(self, v: u128) -> Result<(), NotARow> {
+        self.integer(v)
+    }
+
+    fn serialize_f32(self, v: f32) -> Result<(), NotARow> {
+        // Widened as the generic encoder widens it.
+        self.serialize_f64(f64::from(v))
+    }
+
+    fn serialize_f64(self, v: f64) -> Result<(), NotARow> {
+        quote::push_float(self.out, v);
+        Ok(())
+    }
+
+    fn serialize_char(self, v: char) -> Result<(), NotARow> {
+        self.string(v.encode_utf8(&mut [0; 4]))
+    }
+
+    fn serialize_str(self, v: &str) -> Result<(), NotARow> {
+        self.string(v)
+    }
+
+    fn serialize_none(self) -> Result<(), NotARow> {
+        self.null()
+    }
+
+    fn serialize_some<V: Serialize + ?Sized>(self, value: &V) -> Result<(), NotARow> {
+        value.serialize(self)
+    }
+
+    fn serialize_unit(self) -> Result<(), NotARow> {
+        self.null()
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), NotARow> {
+        self.null()
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), NotARow> {
+        self.string(variant)
+    }
+
+    fn serialize_newtype_struct<V: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &V,
+    ) -> Result<(), NotARow> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<V: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &V,
+    ) -> Result<(), NotARow> {
+        Err(NotARow)
+    }
+
+    not_a_row! {
+        serialize_bytes(&[u8]) -> ();
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    }
+}
+
+#[cfg(all(test, feature = "derive"))]
+mod tests {
+    use super::*;
+
+    #[derive(crate::Presenter)]
+    #[presenter(crate = crate)]
+    struct Line {
+        sku: &'static str,
+        qty: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<&'static str>,
+    }
+
+    #[derive(crate::Presenter)]
+    #[presenter(crate = crate)]
+    struct Holder {
+        line: Line,
+    }
+
+    const LINES: [Line; 2] = [
+        Line {
+            sku: "A1",
+            qty: 2,
+            note: Some("x"),
+        },
+        Line {
+            sku: "B|2",
+            qty: 1,
+            note: Some(""),
+        },
+    ];
+
+    /// The table path itself answers (no fallback) exactly when rows fit the header.
+    #[test]
+    fn the_table_path_takes_rows_that_fit_and_only_those() {
+        let options = ToonOptions::pipe();
+        assert_eq!(
+            table(&LINES, Members::Every, &options).as_deref(),
+            Some("[2|]{sku|qty|note}:\n  A1|2|x\n  \"B|2\"|1|\"\"")
+        );
+        let mask = FieldMask::fields(&[LineField::Qty]);
+        assert_eq!(
+            table(&LINES, Members::Selected(&mask), &options).as_deref(),
+            Some("[2|]{qty}:\n  2\n  1")
+        );
+        let skipped = [Line {
+            sku: "C",
+            qty: 3,
+            note: None,
+        }];
+        assert_eq!(table(&skipped, Members::Every, &options), None);
+        let nested = [Holder {
+            line: Line {
+                sku: "D",
+                qty: 4,
+                note: None,
+            },
+        }];
+        assert_eq!(table(&nested, Members::Every, &options), None);
+        let nothing = FieldMask::fields::<LineField>(&[]);
+        assert_eq!(table(&LINES, Members::Selected(&nothing), &options), None);
+    }
+
+    #[test]
+    fn duplicate_names_are_found() {
+        assert!(has_duplicates(&["a", "b", "a"]));
+        assert!(!has_duplicates(&["a", "b", "c"]));
+    }
+}
