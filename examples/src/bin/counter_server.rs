@@ -43,10 +43,6 @@ impl Counter {
     // A plain rmcp tool can return fusion values too: `ToolResponse` and `ToolError` implement
     // rmcp's `IntoCallToolResult`.
     #[tool]
-    #[allow(
-        clippy::result_large_err,
-        reason = "the error is the envelope sent to the client"
-    )]
     fn report(&self) -> Result<ToolResponse, ToolError> {
         let count = self.count.load(Ordering::SeqCst);
         if count == 0 {
