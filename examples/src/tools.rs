@@ -102,7 +102,21 @@ impl BillingApp {
         &self.store
     }
 
-    /// The `billing` tool.
+    /// The `billing` tool as the servers run it: an asynchronous handler
+    /// ([`ToolSet::tool_async`], `rmcp::route_async`).
+    ///
+    /// Queueing a reminder is where a real server awaits its mail service; this example yields
+    /// to the runtime once instead, so the handler's future is pending before it answers, as
+    /// such a handler's would be (the e2e tests go through that path). The other actions are
+    /// in-memory reads, answered by [`BillingApp::billing`].
+    pub async fn answer(self: Arc<Self>, action: Billing, call: Call) -> Answer {
+        if matches!(action, Billing::Remind { .. }) {
+            tokio::task::yield_now().await;
+        }
+        self.billing(action, &call)
+    }
+
+    /// The `billing` tool, synchronously.
     pub fn billing(&self, action: Billing, call: &Call) -> Answer {
         match action {
             Billing::GetInvoice { id } => {
@@ -173,10 +187,11 @@ impl BillingApp {
     }
 }
 
-/// Both tools of the billing server, answered by `app`.
+/// Both tools of the billing server, answered by `app`: `billing` asynchronously
+/// ([`BillingApp::answer`]), `invoice_stats` synchronously.
 pub fn tools(app: Arc<BillingApp>) -> Result<ToolSet, DefinitionError> {
     let stats = app.clone();
     ToolSet::new()
-        .tool(move |action: Billing, call: &Call| app.billing(action, call))?
+        .tool_async(move |action: Billing, call: Call| app.clone().answer(action, call))?
         .tool(move |input: InvoiceStatsInput, _: &Call| stats.invoice_stats(&input))
 }
