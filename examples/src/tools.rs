@@ -27,7 +27,7 @@ pub enum Billing {
     #[fusion(returns = Invoice, read_only)]
     GetInvoice { id: String },
     /// List invoices, newest first
-    #[fusion(returns = Invoice, read_only)]
+    #[fusion(returns = [Invoice], read_only)]
     ListInvoices {
         status: Option<Status>,
         customer_id: Option<String>,
