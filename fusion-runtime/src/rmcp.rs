@@ -8,8 +8,8 @@
 //!   and the three-state `isError` reach the client exactly as fusion built them. (rmcp marks
 //!   every `Err(..)` of a `Result` as an error: return a warning as `Ok(error.into_response())`
 //!   to keep its `isError: false`.)
-//! - **Add one fusion tool to an existing `#[tool_router]` server** with [`route`]: the other
-//!   tools do not change.
+//! - **Add one fusion tool to an existing `#[tool_router]` server** with [`route`] (or
+//!   [`route_async`] for a handler that awaits): the other tools do not change.
 //!
 //!   ```ignore
 //!   #[tool_router]
