@@ -15,6 +15,12 @@
 //! checks that turn every problem of a call's arguments into one `<validation_error>`. The
 //! handler only ever sees a valid, typed input.
 //!
+//! A [`ToolSet`] holds the tools of a server with their handlers, synchronous
+//! ([`ToolSet::tool`]) or asynchronous ([`ToolSet::tool_async`], plain `std` futures: no
+//! executor is assumed); either way, a failure or a panic becomes `INTERNAL_ERROR` (SPEC §13.7).
+//! An action declared [`structured`](ActionSpec::structured) also sends its presented single
+//! value as `structuredContent` (SPEC §11.2).
+//!
 //! ```
 //! use fusion_runtime::tool::{ActionSpec, Call, Tool, ToolSet, ToolSpec};
 //! use serde::Deserialize;
