@@ -373,3 +373,37 @@ fn a_text_answer_of_a_structured_action_stays_text() {
         r#"{"content":[{"type":"text","text":"nothing to show"}]}"#
     );
 }
+
+/// Every action structured with the same model: one schema describes every answer.
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[serde(tag = "action", rename_all = "snake_case")]
+#[fusion(name = "rows")]
+#[allow(dead_code, reason = "read by serde only")]
+enum Rows {
+    #[fusion(returns = Row, structured)]
+    First,
+    #[fusion(returns = Row, structured)]
+    Find { id: String },
+}
+
+/// The same, but with another model for one action: no schema is generated.
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[serde(tag = "action", rename_all = "snake_case")]
+#[fusion(name = "mixed")]
+#[allow(dead_code, reason = "read by serde only")]
+enum Mixed {
+    #[fusion(returns = Row, structured)]
+    Row,
+    #[fusion(returns = Invoice, structured)]
+    Invoice,
+}
+
+#[test]
+fn a_discriminated_tool_gets_a_schema_only_when_every_action_shares_the_model() {
+    let rows = Rows::definition().unwrap();
+    assert_eq!(
+        compact(&Value::Object(rows.output_schema().unwrap().clone())),
+        r#"{"type":"object","properties":{"id":{"type":"string"},"secret":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}}},"required":["id","secret","tags"]}"#
+    );
+    assert_eq!(Mixed::definition().unwrap().output_schema(), None);
+}
