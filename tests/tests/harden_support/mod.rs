@@ -75,6 +75,41 @@ pub fn nasty() -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 0..12).prop_map(|pieces| pieces.concat())
 }
 
+/// A cheaper [`nasty`] (a few pieces from a fixed list, now and then any character), for the
+/// properties whose subject is not the escaping itself and whose values hold many texts.
+pub fn light() -> impl Strategy<Value = String> {
+    const PIECES: &[&str] = &[
+        "<",
+        "</",
+        ">",
+        "\n",
+        "\r",
+        "\t",
+        "```",
+        "|",
+        "\"",
+        "'",
+        "&",
+        "- ",
+        " ",
+        ":",
+        "{",
+        "word",
+        "Acme",
+        "é",
+        "🚀",
+        "domain_rules",
+        "Tool_Error",
+        "field",
+        "ui_passthrough",
+    ];
+    let piece = prop_oneof![
+        8 => prop::sample::select(PIECES).prop_map(str::to_owned),
+        1 => any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(piece, 0..5).prop_map(|pieces| pieces.concat())
+}
+
 /// The independent SPEC §5.3 rule: `&lt;` for the `<` of each framework tag start.
 pub fn neutral(text: &str) -> String {
     let mut out = text.to_owned();
