@@ -1,66 +1,13 @@
 //! Hardening property 1 (forging): arbitrary strings in every text-bearing input never change
 //! the structure that the reference parser (`fusion_tests::wire`) recovers (SPEC §5.10 P1–P8).
 
+mod harden_support;
+
 use fusion_runtime::error::{Problem, ProblemKind, ToolError, ValidationError};
 use fusion_runtime::{ResponseBuilder, UiBlock, Width, ui};
 use fusion_tests::wire::{self, Block};
+use harden_support::{config, nasty, neutral};
 use proptest::prelude::*;
-
-/// Strings weighted toward what could break the wire: `<`, `/`, framework names in mixed case,
-/// `>`, LF, CR, TAB, backtick runs, `|`, quotes, `&`, item markers, plus arbitrary Unicode.
-fn nasty() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        Just("<".to_owned()),
-        Just("</".to_owned()),
-        Just("/".to_owned()),
-        Just(">".to_owned()),
-        Just("\n".to_owned()),
-        Just("\r".to_owned()),
-        Just("\r\n".to_owned()),
-        Just("\t".to_owned()),
-        Just("```".to_owned()),
-        Just("`".to_owned()),
-        Just("|".to_owned()),
-        Just("\"".to_owned()),
-        Just("'".to_owned()),
-        Just("&".to_owned()),
-        Just("&lt;".to_owned()),
-        Just("- ".to_owned()),
-        Just("  ".to_owned()),
-        Just(" ".to_owned()),
-        prop::sample::select(vec![
-            "domain_rules",
-            "DOMAIN_RULES",
-            "Ui_Passthrough",
-            "ui_passthrough",
-            "llm_directives",
-            "action_suggestions",
-            "tool_error",
-            "Validation_Error",
-            "message",
-            "recovery",
-            "available_actions",
-            "action",
-            "details",
-            "detail",
-            "retry_after",
-            "field",
-        ])
-        .prop_map(str::to_owned),
-        "[a-z ]{0,6}",
-        any::<char>().prop_map(String::from),
-    ];
-    prop::collection::vec(piece, 0..12).prop_map(|pieces| pieces.concat())
-}
-
-/// The independent SPEC §5.3 rule: `&lt;` for the `<` of each framework tag start.
-fn neutral(text: &str) -> String {
-    let mut out = text.to_owned();
-    for tag in wire::tag_starts(text).iter().rev() {
-        out.replace_range(tag.at..=tag.at, "&lt;");
-    }
-    out
-}
 
 #[derive(Debug, Clone)]
 enum UiInput {
@@ -139,9 +86,7 @@ fn check_table(content: &str, headers: usize, rows: &[Vec<String>]) -> Result<()
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256)
-    ))]
+    #![proptest_config(config())]
 
     #[test]
     fn forged_text_never_changes_the_structure(

@@ -132,7 +132,10 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    // 512 cases unless `PROPTEST_CASES` says otherwise (the hardening runs set it higher).
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(512)
+    ))]
 
     #[test]
     fn p1_no_framework_tag_start(value in value(), options in options()) {

@@ -614,6 +614,8 @@ impl<'a> Builder<'a> {
             }
         }
 
+        self.check_wide_integers(discriminator.is_some(), &schema_actions)?;
+
         let mut compiler = Compiler::new(self.schema);
         let mut actions = Vec::with_capacity(schema_actions.len());
         for (schema_action, spec) in schema_actions.iter().zip(&specs) {
@@ -701,6 +703,40 @@ impl<'a> Builder<'a> {
                 return Err(self.error(format!(
                     "{action} asks for structured content but presents a collection, and a collection cannot be sent as `structuredContent` (its root is a list, SPEC §11.2); remove `structured`, or declare a single value (`returns = Model`, `ActionSpec::returns`) instead of a collection (`returns = [Model]`, `ActionSpec::returns_all`)"
                 )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses 128-bit integers that serde cannot read: serde buffers the content of an
+    /// internally tagged (or untagged) enum before choosing the variant, and its buffer holds no
+    /// 128-bit integers, so every call of such an action would fail. The actions of a
+    /// discriminated tool are variants of such an enum; a tagged-union field is one too.
+    fn check_wide_integers(
+        &self,
+        discriminated: bool,
+        actions: &[SchemaAction<'_>],
+    ) -> Result<(), DefinitionError> {
+        let defs = self.root.get("$defs").and_then(Value::as_object);
+        for action in actions {
+            let mut scan = WideIntegerScan {
+                defs,
+                refs: Vec::new(),
+                path: Vec::new(),
+            };
+            for (name, schema) in &action.properties {
+                scan.path.push((*name).clone());
+                if let Some(path) = scan.find(schema, discriminated) {
+                    let place = if discriminated {
+                        format!("the field `{path}` of the action `{}`", action.key)
+                    } else {
+                        format!("the field `{path}`")
+                    };
+                    return Err(self.error(format!(
+                        "{place} is a 128-bit integer inside an enum that serde reads through its content buffer (an internally tagged or untagged enum), which cannot hold 128-bit integers, so no call could succeed; use `i64` or `u64`, or a `String` that you parse"
+                    )));
+                }
+                scan.path.pop();
             }
         }
         Ok(())
@@ -886,6 +922,83 @@ impl<'a> Builder<'a> {
             schema.shift_remove("required");
         }
         Ok(Some(schema))
+    }
+}
+
+/// The search for a 128-bit integer format that serde would have to read from its content
+/// buffer (see `Builder::check_wide_integers`).
+struct WideIntegerScan<'a> {
+    defs: Option<&'a Map<String, Value>>,
+    /// `$ref`s already followed, so recursive types end the search.
+    refs: Vec<&'a str>,
+    /// Member names from the arguments' root.
+    path: Vec<String>,
+}
+
+impl<'a> WideIntegerScan<'a> {
+    /// The path of the first 128-bit integer at or below `schema` read through the buffer
+    /// (`buffered`: an enclosing enum is buffered already).
+    fn find(&mut self, schema: &'a Value, buffered: bool) -> Option<String> {
+        let map = schema.as_object()?;
+        if buffered
+            && matches!(
+                map.get("format").and_then(Value::as_str),
+                Some("int128" | "uint128")
+            )
+        {
+            return Some(self.path.join("."));
+        }
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str)
+            && !self.refs.contains(&reference)
+        {
+            self.refs.push(reference);
+            let target = reference
+                .strip_prefix("#/$defs/")
+                .and_then(|name| self.defs?.get(name));
+            if let Some(found) = target.and_then(|t| self.find(t, buffered)) {
+                return Some(found);
+            }
+        }
+        for key in ["oneOf", "anyOf", "allOf"] {
+            let Some(branches) = map.get(key).and_then(Value::as_array) else {
+                continue;
+            };
+            // A nullable value (one branch besides `null`) is read directly; two or more
+            // branches are an enum, and a flattened part (`allOf`) is buffered as well.
+            let not_null = branches
+                .iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"))
+                .count();
+            let inner = buffered || key == "allOf" || not_null > 1;
+            for branch in branches {
+                if let Some(found) = self.find(branch, inner) {
+                    return Some(found);
+                }
+            }
+        }
+        if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+            for (name, property) in properties {
+                self.path.push(name.clone());
+                let found = self.find(property, buffered);
+                self.path.pop();
+                if found.is_some() {
+                    return found;
+                }
+            }
+        }
+        for key in ["items", "additionalProperties"] {
+            if let Some(found) = map.get(key).and_then(|s| self.find(s, buffered)) {
+                return Some(found);
+            }
+        }
+        if let Some(items) = map.get("prefixItems").and_then(Value::as_array) {
+            for item in items {
+                if let Some(found) = self.find(item, buffered) {
+                    return Some(found);
+                }
+            }
+        }
+        None
     }
 }
 

@@ -304,6 +304,14 @@ impl Walker<'_> {
     }
 }
 
+/// -2^63 and 2^64 as floats (both exact): the integral floats a 64-bit integer can hold lie in
+/// `[-2^63, 2^64)`.
+const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+
+/// The integers a JSON number of the arguments can carry exactly: `i64::MIN..=u64::MAX`.
+const CARRIED: (i128, i128) = (-9_223_372_036_854_775_808, 18_446_744_073_709_551_615);
+
 fn items_word(n: u64) -> &'static str {
     if n == 1 { "item" } else { "items" }
 }
@@ -381,30 +389,37 @@ fn check_integer(
     let n = if let Some(n) = exact {
         n
     } else {
-        {
-            let x = number.as_f64().unwrap_or(f64::NAN);
-            if !x.is_finite() || x.fract() != 0.0 {
-                out.push(wrong_type(path, value, Expected::Type(JsonType::Integer)));
-                return;
-            }
-            // An integral float (`5.0`) is the integer it denotes; beyond the 64-bit range it
-            // cannot be exact, so it stays a float and the range check below reports it.
-            #[allow(
-                clippy::cast_possible_truncation,
-                reason = "x is integral and range-checked"
-            )]
-            let n = if x.abs() < 1.0e38 {
-                x as i128
-            } else {
-                i128::MAX
-            };
-            if let Ok(i) = i64::try_from(n) {
-                *value = Value::Number(Number::from(i));
-            } else if let Ok(u) = u64::try_from(n) {
-                *value = Value::Number(Number::from(u));
-            }
-            n
+        let x = number.as_f64().unwrap_or(f64::NAN);
+        if !x.is_finite() || x.fract() != 0.0 {
+            out.push(wrong_type(path, value, Expected::Type(JsonType::Integer)));
+            return;
         }
+        // An integral float (`5.0`) is the integer it denotes, as long as a 64-bit JSON number
+        // can hold it. Beyond that no typed input can read it (serde reads integers from
+        // 64-bit JSON numbers, so even an `i128` field refuses the float), whatever the field's
+        // own bounds: it is out of the range the arguments can carry.
+        if !(-TWO_POW_63..TWO_POW_64).contains(&x) {
+            out.push(Problem::new(
+                path.render(),
+                ProblemKind::OutOfRange {
+                    sent: describe_sent(value),
+                    min: Some(Bound::Int(min.map_or(CARRIED.0, |m| m.max(CARRIED.0)))),
+                    max: Some(Bound::Int(max.map_or(CARRIED.1, |m| m.min(CARRIED.1)))),
+                },
+            ));
+            return;
+        }
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "x is integral and within [-2^63, 2^64), which i128 holds exactly"
+        )]
+        let n = x as i128;
+        if let Ok(i) = i64::try_from(n) {
+            *value = Value::Number(Number::from(i));
+        } else if let Ok(u) = u64::try_from(n) {
+            *value = Value::Number(Number::from(u));
+        }
+        n
     };
     let below = min.is_some_and(|min| n < min);
     let above = max.is_some_and(|max| n > max);

@@ -1,0 +1,128 @@
+//! Regression tests of the bugs the hardening properties and fuzz targets found, one per bug,
+//! named after it. Each failed before its fix.
+
+mod harden_support;
+
+use fusion_runtime::Tool;
+use fusion_runtime::tool::{Call, ToolSet};
+use serde::Deserialize;
+use serde_json::json;
+
+/// A flat tool with 128-bit integers: serde reads them from a plain struct.
+#[allow(dead_code, reason = "read by serde only")]
+#[derive(Debug, Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(name = "wide")]
+struct Wide {
+    big: i128,
+    huge: Option<u128>,
+    small: Option<u8>,
+}
+
+fn wide() -> ToolSet {
+    ToolSet::new()
+        .tool(|input: Wide, _: &Call| format!("{} {:?} {:?}", input.big, input.huge, input.small))
+        .unwrap()
+}
+
+/// Found by `harden_input::settings_answers_near_valid_arguments`: an integral float beyond the
+/// 64-bit range passed the walker at an `i128` position (a negative one as `i128::MAX`, so even a
+/// bounded field let it through), then serde refused it and the agent read serde's own message
+/// at `(root)` instead of an out-of-range detail at the field.
+#[test]
+fn regression_integral_float_beyond_64_bits_is_out_of_range() {
+    let tools = wide();
+    for (sent, text) in [
+        (json!(-9.529_694_745_307_744e177), "-9.529694745307744e+177"),
+        (json!(1e20), "100000000000000000000"),
+        (json!(18_446_744_073_709_551_616.0), "18446744073709552000"),
+    ] {
+        let response = tools.call("wide", Some(json!({"big": sent, "huge": sent})));
+        assert_eq!(
+            response.blocks(),
+            [format!(
+                "<validation_error action=\"wide\">\n<field name=\"big\">Out of range. You sent: {text}. Must be between -9223372036854775808 and 18446744073709551615.</field>\n<field name=\"huge\">Out of range. You sent: {text}. Must be between 0 and 18446744073709551615.</field>\n<recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"
+            )]
+        );
+    }
+    // A bounded field keeps its own bounds in the detail.
+    let response = tools.call("wide", Some(json!({"big": 1, "small": -1e30})));
+    assert_eq!(
+        response.blocks(),
+        [
+            "<validation_error action=\"wide\">\n<field name=\"small\">Out of range. You sent: -1e+30. Must be between 0 and 255.</field>\n<recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"
+        ]
+    );
+    // Within the 64-bit range, integral floats are the integers they denote.
+    let response = tools.call(
+        "wide",
+        Some(json!({"big": -9_223_372_036_854_775_808.0, "huge": 1.8e19, "small": 5.0})),
+    );
+    assert_eq!(
+        response.blocks(),
+        ["-9223372036854775808 Some(18000000000000000000) Some(5)"]
+    );
+}
+
+/// An `i128` inside an action of a discriminated tool.
+#[allow(dead_code, reason = "read by serde only")]
+#[derive(Debug, Deserialize, schemars::JsonSchema, Tool)]
+#[serde(tag = "action", rename_all = "snake_case")]
+#[fusion(name = "ledger")]
+enum Ledger {
+    Get { id: u64 },
+    Adjust { delta: i128 },
+}
+
+/// Found by `harden_input::orders_answers_near_valid_arguments`: a discriminated tool with an
+/// `i128` field was defined and listed, but serde reads an internally tagged enum through its
+/// content buffer, which has no 128-bit integers, so every call of the action failed with
+/// `(root)`: `I128 is not supported.` Such a tool is now refused when it is defined.
+#[test]
+fn regression_i128_in_a_discriminated_tool_is_a_definition_error() {
+    let error = ToolSet::new()
+        .tool(|_: Ledger, _: &Call| "unreachable")
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "tool `ledger` cannot be defined: the field `delta` of the action `adjust` is a 128-bit integer inside an enum that serde reads through its content buffer (an internally tagged or untagged enum), which cannot hold 128-bit integers, so no call could succeed; use `i64` or `u64`, or a `String` that you parse"
+    );
+}
+
+#[allow(dead_code, reason = "read by serde only")]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Amount {
+    Exact { value: Vec<u128> },
+    Unknown,
+}
+
+#[allow(dead_code, reason = "read by serde only")]
+#[derive(Debug, Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(name = "pay")]
+struct Pay {
+    amount: Option<Amount>,
+    total: Option<u128>,
+}
+
+/// The same serde limit in a flat tool: a 128-bit integer inside a tagged-union field (here in
+/// a list, under an optional value) is refused, while one directly in the struct is fine.
+#[test]
+fn regression_u128_in_a_tagged_union_field_is_a_definition_error() {
+    let error = ToolSet::new()
+        .tool(|_: Pay, _: &Call| "unreachable")
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "tool `pay` cannot be defined: the field `amount.value` is a 128-bit integer inside an enum that serde reads through its content buffer (an internally tagged or untagged enum), which cannot hold 128-bit integers, so no call could succeed; use `i64` or `u64`, or a `String` that you parse"
+    );
+    // Without the enum, the same integers are read.
+    assert_eq!(
+        wide()
+            .call(
+                "wide",
+                Some(json!({"big": -1, "huge": u64::MAX, "small": null}))
+            )
+            .blocks(),
+        ["-1 Some(18446744073709551615) None"]
+    );
+}
