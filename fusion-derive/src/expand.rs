@@ -394,6 +394,18 @@ impl<'m, 'a> Gen<'m, 'a> {
                 quote!(const STATIC_RULES: &'static [&'static #p::str] = &[#(#static_rules),*];),
             );
         }
+        // Nothing but static item rules: the blocks are the same for every value, so an
+        // embedding parent presents this model once per presentation, not once per item.
+        let static_only = self.model.agent_limit.is_none()
+            && !self.model.fields.iter().any(|f| f.embed)
+            && self
+                .model
+                .decls
+                .iter()
+                .all(|d| d.static_item_rule().is_some());
+        if static_only {
+            items.push(quote!(const STATIC_ONLY: #p::bool = true;));
+        }
 
         let vec_ui = quote!(#p::Vec<#p::UiBlock>);
         let rules = quote!(#p::Rules);

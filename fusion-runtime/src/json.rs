@@ -62,9 +62,33 @@ impl std::error::Error for JsonError {
 /// assert_eq!(text, "{\n  \"a\": 100,\n  \"b\": [\n    1\n  ]\n}");
 /// ```
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, JsonError> {
-    let mut out = String::with_capacity(128);
-    append(&mut out, value)?;
-    Ok(out)
+    SCRATCH.with(|scratch| {
+        // A `Serialize` impl that itself calls `to_string` finds the scratch taken.
+        let Ok(mut scratch) = scratch.try_borrow_mut() else {
+            let mut out = String::new();
+            append(&mut out, value)?;
+            return Ok(out);
+        };
+        scratch.clear();
+        let written = append(&mut scratch, value);
+        let out = if scratch.capacity() > SCRATCH_LIMIT {
+            // A large text keeps the buffer it grew in (no copy); the next call starts afresh.
+            std::mem::take(&mut *scratch)
+        } else {
+            // One allocation of the exact size, however many fields the value has.
+            scratch.as_str().to_owned()
+        };
+        written.map(|()| out)
+    })
+}
+
+/// The largest scratch buffer a thread keeps between calls of [`to_string`].
+const SCRATCH_LIMIT: usize = 64 * 1024;
+
+thread_local! {
+    /// The buffer [`to_string`] writes into: it has grown to the size of earlier texts, so a
+    /// text is written without reallocations and then copied out once.
+    static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 /// Appends `value` as a SPEC §3 JSON text to `out`.
@@ -123,6 +147,21 @@ static ESCAPE: [u8; 256] = {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// Whether one of eight bytes is below 0x20, `"`, `\\` or `<`: the bytes [`ESCAPE`] does not
+/// pass as they are. Exact (no false answer either way) by the classic zero-byte tests: a
+/// borrow can only spread upwards from a byte that is itself a match.
+#[inline]
+fn needs_a_look(chunk: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |limit: u8| chunk.wrapping_sub(ONES * u64::from(limit)) & !chunk & HIGH;
+    let equal = |byte: u8| {
+        let diff = chunk ^ (ONES * u64::from(byte));
+        diff.wrapping_sub(ONES) & !diff & HIGH
+    };
+    (below(0x20) | equal(b'"') | equal(b'\\') | equal(b'<')) != 0
+}
+
 impl<'o> Writer<'o> {
     /// A line break and the indentation of the current depth.
     #[inline]
@@ -145,26 +184,39 @@ impl<'o> Writer<'o> {
         out.push('"');
         let bytes = text.as_bytes();
         let mut copied = 0;
-        for (at, &byte) in bytes.iter().enumerate() {
-            let kind = ESCAPE[usize::from(byte)];
-            if kind == 0 || (kind == b'<' && !escape::is_tag_start_at(text, at)) {
-                continue;
-            }
-            // `at` is the index of an ASCII byte, so both ends are character boundaries.
-            out.push_str(&text[copied..at]);
-            match kind {
-                b'<' => out.push_str("\\u003c"),
-                b'u' => {
-                    out.push_str("\\u00");
-                    out.push(char::from(HEX[usize::from(byte >> 4)]));
-                    out.push(char::from(HEX[usize::from(byte & 0xF)]));
+        let mut at = 0;
+        while at < bytes.len() {
+            // Eight bytes at a time past the text that needs nothing (most of it).
+            while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+                if needs_a_look(u64::from_le_bytes(*chunk)) {
+                    break;
                 }
-                other => {
-                    out.push('\\');
-                    out.push(char::from(other));
-                }
+                at += 8;
             }
-            copied = at + 1;
+            // Then byte by byte to the end of the chunk that needs a look.
+            let stop = bytes.len().min(at + 8);
+            while at < stop {
+                let byte = bytes[at];
+                let kind = ESCAPE[usize::from(byte)];
+                if kind != 0 && (kind != b'<' || escape::is_tag_start_at(text, at)) {
+                    // `at` is the index of an ASCII byte, so both ends are character boundaries.
+                    out.push_str(&text[copied..at]);
+                    match kind {
+                        b'<' => out.push_str("\\u003c"),
+                        b'u' => {
+                            out.push_str("\\u00");
+                            out.push(char::from(HEX[usize::from(byte >> 4)]));
+                            out.push(char::from(HEX[usize::from(byte & 0xF)]));
+                        }
+                        other => {
+                            out.push('\\');
+                            out.push(char::from(other));
+                        }
+                    }
+                    copied = at + 1;
+                }
+                at += 1;
+            }
         }
         out.push_str(&text[copied..]);
         out.push('"');

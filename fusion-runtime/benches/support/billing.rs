@@ -239,6 +239,7 @@ pub mod by_hand {
     impl<C: ?Sized> Presenter<C> for Customer {
         const STATIC_RULES: &'static [&'static str] =
             &["customer.email is redacted for privacy; never ask the user for it."];
+        const STATIC_ONLY: bool = true;
     }
 
     impl<C: ?Sized> Embed<C> for Customer {
@@ -292,6 +293,7 @@ pub mod by_hand {
     impl<C: ?Sized> Presenter<C> for InvoiceLine {
         const STATIC_RULES: &'static [&'static str] =
             &["unit_price_cents is in CENTS. Divide by 100."];
+        const STATIC_ONLY: bool = true;
     }
 
     /// The Invoice of BILLING.md; `LIMITED` selects the agent limit of 50.
