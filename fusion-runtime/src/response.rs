@@ -598,3 +598,41 @@ impl Serialize for ToolResponse {
         result.end()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::{DEDUP_SCAN_LIMIT, DedupList};
+
+    #[test]
+    fn dedup_list_drops_repeats_before_and_after_the_index() {
+        let mut list: DedupList<Cow<'static, str>> = DedupList::default();
+        for round in 0..3 {
+            for i in 0..(3 * DEDUP_SCAN_LIMIT) {
+                // Owned and borrowed texts compare equal; only the first of each is kept.
+                let text = format!("rule {i}");
+                let added = if i % 2 == 0 {
+                    list.push(Cow::Owned(text))
+                } else {
+                    list.push(Cow::Borrowed(Box::leak(text.into_boxed_str())))
+                };
+                assert_eq!(added, round == 0, "round {round}, rule {i}");
+            }
+        }
+        let expected: Vec<String> = (0..3 * DEDUP_SCAN_LIMIT)
+            .map(|i| format!("rule {i}"))
+            .collect();
+        assert_eq!(list.as_slice(), expected.as_slice());
+    }
+
+    #[test]
+    fn dedup_list_keeps_insertion_order_across_the_switch() {
+        let mut list = DedupList::default();
+        for i in (0..40).rev().chain(0..40) {
+            list.push(i % 25);
+        }
+        let expected: Vec<i32> = (0..15).rev().chain((15..25).rev()).collect();
+        assert_eq!(list.into_vec(), expected);
+    }
+}

@@ -292,6 +292,27 @@ fn deep_nesting_past_the_indentation_constant() {
 }
 
 #[test]
+fn a_serialize_impl_that_writes_json_itself() {
+    /// Writes its inner value's JSON text as a string, through `to_string` (re-entrant).
+    struct Nested(Value);
+    impl Serialize for Nested {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let text = to_string(&self.0).map_err(serde::ser::Error::custom)?;
+            serializer.serialize_str(&text)
+        }
+    }
+    let value = [Nested(json!({"a": [1]})), Nested(json!("<field"))];
+    assert_eq!(
+        to_string(&value).unwrap(),
+        "[\n  \"{\\n  \\\"a\\\": [\\n    1\\n  ]\\n}\",\n  \"\\\"\\\\u003cfield\\\"\"\n]"
+    );
+    // The scratch buffer is free again, and a large text does not stay in it.
+    let large = "x".repeat(100_000);
+    assert_eq!(to_string(&large).unwrap().len(), 100_002);
+    assert_eq!(to_string(&1).unwrap(), "1");
+}
+
+#[test]
 fn raw_tokens_write_their_text() {
     /// What `serde_json` serializes an `arbitrary_precision` number as.
     struct RawNumber(&'static str);
