@@ -8,11 +8,17 @@ dependencies stay built) and incremental (after editing one doc comment of one m
 prints min/median. The two crates are built alternately, run after run, so that a change in the
 load of a shared machine hits both alike.
 
-Usage: python3 scripts/compile_time.py [--runs N]   (from the workspace root)
+With `--instructions`, it also counts the instructions rustc executes to compile each crate once
+(valgrind, no incremental cache): a deterministic figure that a shared, noisy machine cannot move.
+
+Usage: python3 scripts/compile_time.py [--runs N] [--instructions]   (from the workspace root)
 """
 
 import argparse
 import os
+import re
+import shlex
+import tempfile
 import pathlib
 import shutil
 import statistics
@@ -115,9 +121,45 @@ def measure(runs: int) -> dict:
     return times
 
 
+def rustc_instructions(name: str) -> int:
+    """Instructions of one rustc run compiling crate `name` from scratch, under valgrind."""
+    path, target = OUT / name, OUT / "target"
+    env = dict(os.environ, CARGO_TARGET_DIR=str(target))
+    subprocess.run(["cargo", "clean", "-q", "-p", name], cwd=path, env=env, check=True)
+    log = subprocess.run(["cargo", "build", "-v"], cwd=path, env=env, check=True,
+                         capture_output=True, text=True).stderr
+    crate_name = name.replace("-", "_")
+    line = next(l for l in log.splitlines() if f"--crate-name {crate_name} " in l and "Running" in l)
+    words = shlex.split(line[line.index("`") + 1:line.rindex("`")])
+    command, skip = [], False
+    with tempfile.TemporaryDirectory() as out_dir:
+        for i, word in enumerate(words):
+            if skip:
+                skip = False
+                continue
+            if word == "-C" and words[i + 1].startswith("incremental="):
+                skip = True
+                continue
+            if word.startswith(("--error-format", "--json")):
+                continue
+            if word == "--out-dir":
+                command += [word, out_dir]
+                skip = True
+                continue
+            command.append(word)
+        result = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--cache-sim=no",
+             *command],
+            cwd=path, check=True, capture_output=True, text=True,
+        )
+    return int(re.search(r"Collected : (\d+)", result.stderr).group(1))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count rustc's instructions under valgrind")
     args = parser.parse_args()
     if OUT.exists():
         shutil.rmtree(OUT / "serde-only", ignore_errors=True)
@@ -132,6 +174,13 @@ def main() -> int:
             f"  {kind:12} #[derive(Serialize)] {min(a):.2f} / {statistics.median(a):.2f}   "
             f"#[derive(Presenter)] {min(b):.2f} / {statistics.median(b):.2f}   "
             f"added {statistics.median(b) - statistics.median(a):+.2f} s ({100 * (ratio - 1):+.0f}%)"
+        )
+    if args.instructions:
+        a, b = rustc_instructions("serde-only"), rustc_instructions("presenter")
+        print(
+            f"  rustc instructions (one clean compile of the crate, valgrind): "
+            f"#[derive(Serialize)] {a / 1e6:,.0f} M   #[derive(Presenter)] {b / 1e6:,.0f} M   "
+            f"added {100 * (b / a - 1):+.0f}%"
         )
     return 0
 

@@ -7,8 +7,11 @@
 //! - `floor_pretty_json`: `serde_json::to_string_pretty` of the data block's value alone (the
 //!   wire form of the shown invoices; for `_select`, of the selected value), the cost of the
 //!   data with no blocks at all;
-//! - `spec_json`: our SPEC §3 JSON writer (`fusion_runtime::json::to_string`) on that same value,
-//!   to tell the writer's share from the engine's.
+//! - `spec_json_writer`: our SPEC §3 JSON writer (`fusion_runtime::json::to_string`) on that
+//!   same value, to tell the writer's share from the engine's;
+//! - `floor_all_json` (single invoices only): `serde_json::to_string_pretty` of the data block's
+//!   value and of the gauge's echarts config, built as the gauge callback builds it: all the
+//!   JSON the response holds, without the blocks around it.
 //!
 //! Cases: one invoice (INV-0001, as V70), one invoice with `_select` of 2 fields (`id`,
 //! `status`, as V71), the fixture's 120 invoices with the agent limit of 50 (as V75), and
@@ -101,9 +104,19 @@ fn spec_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     fusion_runtime::json::to_string(value).expect("writes")
 }
 
+/// `serde_json::to_string_pretty` of `data` and of the gauge config of `invoice`.
+#[allow(clippy::cast_precision_loss, reason = "a chart value")]
+fn all_json<T: serde::Serialize + ?Sized>(
+    data: &T,
+    invoice: &derived::Invoice,
+) -> (String, String) {
+    let config = billing::gauge_config(invoice.amount_cents as f64 / 100.0);
+    (pretty(data), pretty(&config))
+}
+
 /// INV-0001 (paid: gauge, two embeds, static rules), as V70.
 mod one_invoice {
-    use super::{LIST_D, LIST_H, ToolResponse, pretty, spec_json};
+    use super::{LIST_D, LIST_H, ToolResponse, all_json, pretty, spec_json};
     use divan::black_box;
 
     #[divan::bench]
@@ -127,11 +140,19 @@ mod one_invoice {
     fn spec_json_writer() -> String {
         spec_json(black_box(&LIST_D[0]))
     }
+
+    #[divan::bench]
+    fn floor_all_json() -> (String, String) {
+        let invoice = black_box(&LIST_D[0]);
+        all_json(invoice, invoice)
+    }
 }
 
 /// INV-0001 with `_select: ["id", "status"]`, as V71.
 mod one_invoice_select_2 {
-    use super::{LIST_D, LIST_H, SELECTED_FLOOR, SELECTION, ToolResponse, pretty, spec_json};
+    use super::{
+        LIST_D, LIST_H, SELECTED_FLOOR, SELECTION, ToolResponse, all_json, pretty, spec_json,
+    };
     use divan::black_box;
 
     #[divan::bench]
@@ -159,6 +180,11 @@ mod one_invoice_select_2 {
     #[divan::bench]
     fn spec_json_writer() -> String {
         spec_json(black_box(&*SELECTED_FLOOR))
+    }
+
+    #[divan::bench]
+    fn floor_all_json() -> (String, String) {
+        all_json(black_box(&*SELECTED_FLOOR), black_box(&LIST_D[0]))
     }
 }
 

@@ -186,21 +186,26 @@ struct Seen {
     /// Which texts are in the embed blocks so far (the `seen` set of SPEC §6.8).
     texts: DedupIndex,
     /// The [`Presenter::STATIC_RULES`] of the static-only children presented so far: their
-    /// blocks are in `texts`, and presenting an equal list again would add nothing.
-    static_rules: Vec<&'static [&'static str]>,
+    /// blocks are in `texts`, and presenting an equal list again would add nothing. The first
+    /// few are kept inline (most parents embed one or two static-only types).
+    static_rules: [Option<&'static [&'static str]>; 4],
+    more_static_rules: Vec<&'static [&'static str]>,
 }
 
 impl Seen {
     /// Whether a static-only child with these rules still has to be presented; records it.
     fn first_static(&mut self, rules: &'static [&'static str]) -> bool {
-        let done = self
-            .static_rules
-            .iter()
-            .any(|seen| std::ptr::eq(*seen, rules) || *seen == rules);
-        if !done {
-            self.static_rules.push(rules);
+        let same = |seen: &&'static [&'static str]| std::ptr::eq(*seen, rules) || *seen == rules;
+        let inline = self.static_rules.iter().flatten();
+        if inline.chain(&self.more_static_rules).any(same) {
+            return false;
         }
-        !done
+        if let Some(free) = self.static_rules.iter_mut().find(|slot| slot.is_none()) {
+            *free = Some(rules);
+        } else {
+            self.more_static_rules.push(rules);
+        }
+        true
     }
 }
 

@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeStruct};
@@ -448,14 +449,14 @@ impl ResponseBuilder {
         let mut blocks = Vec::with_capacity(1 + ui.len() + embeds.len() + 3);
         blocks.push(data.text);
         blocks.extend(ui.iter().map(UiBlock::render));
-        let mut view_ui = Vec::with_capacity(ui.len());
-        let mut view_rules: Vec<String> = Vec::new();
+        // The view takes the lists as they are; embeds add to them (no copies of texts).
+        let mut view_ui = ui;
+        let mut view_rules: Vec<Cow<'static, str>> = Vec::new();
         let mut view_suggestions: Vec<Suggestion> = Vec::new();
-        view_ui.extend(ui);
         for embed in embeds {
             match embed.kind {
                 EmbedKind::Ui(block) => view_ui.push(block),
-                EmbedKind::Rules(list) => view_rules.extend(list.into_iter().map(Cow::into_owned)),
+                EmbedKind::Rules(list) => view_rules.extend(list),
                 EmbedKind::Suggestions(list) => view_suggestions.extend(list),
             }
             blocks.push(embed.text);
@@ -469,8 +470,8 @@ impl ResponseBuilder {
         if !suggestions.is_empty() {
             blocks.push(suggestions_block(suggestions.as_slice()));
         }
-        view_rules.extend(rules.into_vec().into_iter().map(Cow::into_owned));
-        view_suggestions.extend(suggestions.into_vec());
+        let view_rules = append(view_rules, rules.into_vec());
+        let view_suggestions = append(view_suggestions, suggestions.into_vec());
         ToolResponse {
             blocks,
             structured_content: structured,
@@ -480,10 +481,20 @@ impl ResponseBuilder {
                 ui: view_ui,
                 hints,
                 rules: view_rules,
+                owned_rules: OnceLock::new(),
                 suggestions: view_suggestions,
             },
         }
     }
+}
+
+/// `first` then `then`, reusing `then` when `first` is empty.
+fn append<T>(mut first: Vec<T>, then: Vec<T>) -> Vec<T> {
+    if first.is_empty() {
+        return then;
+    }
+    first.extend(then);
+    first
 }
 
 /// One MCP tool result: ordered text blocks, optional `structuredContent`, the three-state

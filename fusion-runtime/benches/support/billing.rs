@@ -39,14 +39,19 @@ pub trait Renumber {
     fn set_id(&mut self, id: String);
 }
 
+/// The echarts config of the BILLING.md gauge.
+pub fn gauge_config(value: f64) -> serde_json::Value {
+    serde_json::json!({
+        "series": [{"type": "gauge", "data": [{"value": value}]}]
+    })
+}
+
 /// The BILLING.md gauge.
 pub fn gauge(value: f64) -> UiBlock {
-    fusion_runtime::ui::echarts(serde_json::json!({
-        "series": [{"type": "gauge", "data": [{"value": value}]}]
-    }))
-    .title("Amount (EUR)")
-    .width(fusion_runtime::Width::Half)
-    .priority(1)
+    fusion_runtime::ui::echarts(gauge_config(value))
+        .title("Amount (EUR)")
+        .width(fusion_runtime::Width::Half)
+        .priority(1)
 }
 
 /// The BILLING.md collection summary.
