@@ -516,10 +516,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             }
         };
         let push = match &decl.kind {
-            DeclKind::Rule(text) => {
-                let text = self.cow(text, decl.scope);
-                quote!(__fusion_out.push(#text);)
-            }
+            DeclKind::Rule(text) => self.rule(text, decl.scope),
             DeclKind::RuleCall(f) => call(f, quote!(push_rules)),
             DeclKind::Suggest(tool, reason) => {
                 let tool = self.text(tool, decl.scope);
@@ -557,14 +554,15 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
     }
 
-    /// A text as `Cow<'static, str>`, for rules.
-    fn cow(&self, text: &Text, scope: Scope) -> TokenStream {
+    /// The push of a rule text: a static text borrowed; a template formatted into the list's
+    /// scratch buffer, so a rule that is already in the list allocates nothing.
+    fn rule(&self, text: &Text, scope: Scope) -> TokenStream {
         let p = &self.p;
         match text {
-            Text::Static(text) => quote!(#p::Cow::Borrowed(#text)),
+            Text::Static(text) => quote!(__fusion_out.push(#p::Cow::Borrowed(#text));),
             Text::Template(parts, span) => {
-                let formatted = self.format(parts, *span, scope);
-                quote!(#p::Cow::Owned(#formatted))
+                let (fmt, args) = self.format_parts(parts, *span, scope);
+                quote!(__fusion_out.push_fmt(::core::format_args!(#fmt, #(#args),*));)
             }
         }
     }
@@ -572,6 +570,13 @@ impl<'m, 'a> Gen<'m, 'a> {
     /// `format!` of a resolved template; arguments are spanned at the template literal, so a
     /// field that is not `Display` is reported there.
     fn format(&self, parts: &[Part], span: Span, scope: Scope) -> TokenStream {
+        let p = &self.p;
+        let (fmt, args) = self.format_parts(parts, span, scope);
+        quote!(#p::format!(#fmt, #(#args),*))
+    }
+
+    /// The format string and arguments of a resolved template.
+    fn format_parts(&self, parts: &[Part], span: Span, scope: Scope) -> (LitStr, Vec<TokenStream>) {
         let p = &self.p;
         let mut fmt = String::new();
         let mut args = Vec::new();
@@ -595,8 +600,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 }
             }
         }
-        let fmt = LitStr::new(&fmt, span);
-        quote!(#p::format!(#fmt, #(#args),*))
+        (LitStr::new(&fmt, span), args)
     }
 
     /// `Embed<Ctx>`: a model field holding this model presents it as a single child.

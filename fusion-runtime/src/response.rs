@@ -14,6 +14,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::fmt::Write as _;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 use std::sync::OnceLock;
 
@@ -74,6 +75,40 @@ impl<T: Eq + Hash> DedupList<T> {
         self.items.push(item);
         true
     }
+}
+
+impl DedupList<Cow<'static, str>> {
+    /// Appends the text of `args` unless an equal text is already in the list; returns whether
+    /// it was added.
+    ///
+    /// The text is written into a reused buffer first, so a repeated rule allocates nothing
+    /// (`#[derive(Presenter)]` pushes its rule templates this way).
+    pub fn push_fmt(&mut self, args: std::fmt::Arguments<'_>) -> bool {
+        if let Some(text) = args.as_str() {
+            return self.push(Cow::Borrowed(text));
+        }
+        RULE_SCRATCH.with(|scratch| {
+            // A `Display` impl that itself pushes a formatted rule finds the buffer taken.
+            let Ok(mut text) = scratch.try_borrow_mut() else {
+                let mut owned = String::new();
+                let _ = owned.write_fmt(args);
+                return self.push(Cow::Owned(owned));
+            };
+            text.clear();
+            // A `Display` impl that fails leaves the text it wrote (`format!` would panic).
+            let _ = text.write_fmt(args);
+            if !self.index.admit(&self.items, text.as_str(), AsRef::as_ref) {
+                return false;
+            }
+            self.items.push(Cow::Owned(text.as_str().to_owned()));
+            true
+        })
+    }
+}
+
+thread_local! {
+    /// The buffer [`DedupList::push_fmt`] formats into.
+    static RULE_SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 impl<T> DedupList<T> {
@@ -635,6 +670,26 @@ mod tests {
             .map(|i| format!("rule {i}"))
             .collect();
         assert_eq!(list.as_slice(), expected.as_slice());
+    }
+
+    #[test]
+    fn push_fmt_dedups_like_push() {
+        let mut list: DedupList<Cow<'static, str>> = DedupList::default();
+        for round in 0..2 {
+            for i in 0..(2 * DEDUP_SCAN_LIMIT) {
+                let added = if round == 0 {
+                    list.push_fmt(format_args!("Invoice {i} is overdue."))
+                } else {
+                    list.push(Cow::Owned(format!("Invoice {i} is overdue.")))
+                };
+                assert_eq!(added, round == 0, "round {round}, rule {i}");
+                assert!(!list.push_fmt(format_args!("Invoice {i} is overdue.")));
+            }
+        }
+        assert!(list.push_fmt(format_args!("static text")));
+        assert!(!list.push(Cow::Borrowed("static text")));
+        assert_eq!(list.as_slice().len(), 2 * DEDUP_SCAN_LIMIT + 1);
+        assert_eq!(list.as_slice()[3], "Invoice 3 is overdue.");
     }
 
     #[test]
