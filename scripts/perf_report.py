@@ -57,12 +57,19 @@ def parse_divan(output: str) -> dict:
     times); with `AllocProfiler`, a label line (`alloc:`) is followed by a count line and a
     bytes line, columns as above.
     """
-    results, stack, current, pending = {}, [], None, None
+    results, stack, current, pending, boundary = {}, [], None, None, None
     for raw in output.splitlines():
-        cells = [c.strip() for c in raw.split("│")]
+        if boundary is None:
+            # The header (`NAME  fastest │ slowest │ ...`): its first `│` ends the first column
+            # on every line (the tree on the left uses `│` too).
+            if "fastest" in raw and "│" in raw:
+                boundary = raw.index("│")
+            continue
+        cells = [raw[:boundary].strip()] + [c.strip() for c in raw[boundary + 1:].split("│")]
+        cells[0] = re.sub(r"^[│\s]+(?=[├╰])", "", cells[0])
         if "├─" in cells[0] or "╰─" in cells[0]:
             depth = (raw.index("─") - 1) // 3
-            name, _, fastest = re.sub(r"^[\s├╰─]+", "", cells[0]).partition(" ")
+            name, _, fastest = re.sub(r"^[├╰─\s]+", "", cells[0]).partition(" ")
             del stack[depth:]
             stack.append(name)
             current, pending = None, None
@@ -73,9 +80,10 @@ def parse_divan(output: str) -> dict:
             continue
         if current is None or len(cells) < 3:
             continue
-        if cells[0].endswith(":"):
-            pending = cells[0][:-1]
-        elif pending and re.fullmatch(r"[0-9.]+", cells[0]):
+        label = cells[0].lstrip("│ ")
+        if label.endswith(":"):
+            pending = label[:-1]
+        elif pending and re.fullmatch(r"[0-9.]+", label):
             current[pending] = float(cells[2])
             pending = None
     return results
