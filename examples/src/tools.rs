@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use fusion_runtime::tool::{Call, DefinitionError, ToolSet};
 use fusion_runtime::{
-    ResponseBuilder, Tool, ToolError, ToolResponse, success_structured, toon_success,
+    ResponseBuilder, Tool, ToolError, ToolResponse, success_structured, toon_success_table,
 };
 use serde::{Deserialize, Serialize};
 
@@ -143,7 +143,7 @@ impl BillingApp {
                     .with_status(status)
                     .map(InvoiceRow::from)
                     .collect();
-                Ok(toon_success(&rows)?)
+                Ok(toon_success_table(&rows)?)
             }
             Billing::Remind { id } => {
                 let invoice = self.store.find(&id)?;
