@@ -143,6 +143,9 @@ def alloc_table(results: dict) -> str:
     for key, label in CASES:
         r = results.get(f"billing_cases::{key}", {})
         lines.append(f"| {label} | {r.get('alloc', 0):.0f} + {r.get('grow', 0):.0f} |")
+    r = results.get("billing_cases::one_invoice_gauge_alone", {})
+    lines.append(f"| the gauge callback of one invoice alone (application code) "
+                 f"| {r.get('alloc', 0):.0f} + {r.get('grow', 0):.0f} |")
     return "\n".join(lines)
 
 
