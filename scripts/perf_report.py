@@ -5,11 +5,13 @@ Runs the divan benches of fusion-runtime (`presenter`, `alloc`, `toon`), parses 
 prints Markdown tables: min and median of each contender and the ratios asked for, all measured
 side by side in the same run. With `--instructions`, also counts the instructions of one render
 under valgrind (deterministic, so the ratios do not move with the load of a shared machine). With
-`--compile`, also runs `scripts/compile_time.py` (and its rustc instruction counts).
+`--compile`, also runs `scripts/compile_time.py` (and its rustc instruction counts). With
+`--tokens`, also runs the examples' token report (o200k_base token counts of each format).
+`--all` is all three: every figure of PERFORMANCE.md.
 
 Usage (from the workspace root):
-    python3 scripts/perf_report.py                    # benches only (a few minutes)
-    python3 scripts/perf_report.py --instructions --compile   # everything
+    python3 scripts/perf_report.py          # the benches only (about a minute once built)
+    python3 scripts/perf_report.py --all    # everything (a few minutes; needs valgrind)
 """
 
 import argparse
@@ -141,6 +143,9 @@ def alloc_table(results: dict) -> str:
     for key, label in CASES:
         r = results.get(f"billing_cases::{key}", {})
         lines.append(f"| {label} | {r.get('alloc', 0):.0f} + {r.get('grow', 0):.0f} |")
+    r = results.get("billing_cases::one_invoice_gauge_alone", {})
+    lines.append(f"| the gauge callback of one invoice alone (application code) "
+                 f"| {r.get('alloc', 0):.0f} + {r.get('grow', 0):.0f} |")
     return "\n".join(lines)
 
 
@@ -197,7 +202,13 @@ def main() -> int:
                         help="also count instructions per render with valgrind")
     parser.add_argument("--compile", action="store_true",
                         help="also run scripts/compile_time.py")
+    parser.add_argument("--tokens", action="store_true",
+                        help="also run the token report of the examples")
+    parser.add_argument("--all", action="store_true",
+                        help="--instructions --compile --tokens")
     args = parser.parse_args()
+    if args.all:
+        args.instructions = args.compile = args.tokens = True
     binaries = bench_binaries()
     print("## Rendering (min / median; ratios of mins / of medians)\n")
     render = run_bench(binaries["presenter"])
@@ -213,6 +224,16 @@ def main() -> int:
     print("\n## TOON\n")
     print(toon_table(run_bench(binaries["toon"])))
     sys.stdout.flush()
+    if args.tokens:
+        print("\n## Tokens (o200k_base)\n\n```text")
+        sys.stdout.flush()
+        subprocess.run(
+            ["cargo", "run", "-q", "--release", "-p", "fusion-examples", "--features",
+             "token-report", "--bin", "token_report"],
+            cwd=ROOT, check=True,
+        )
+        print("```")
+        sys.stdout.flush()
     if args.compile:
         print("\n## Compile time\n")
         sys.stdout.flush()

@@ -218,6 +218,12 @@ mod billing_cases {
         });
     }
 
+    /// The gauge callback of one invoice alone (application code, part of `one_invoice`).
+    #[divan::bench]
+    fn one_invoice_gauge_alone(bencher: divan::Bencher<'_, '_>) {
+        bencher.bench(|| super::billing::gauge(black_box(8261.99)));
+    }
+
     #[divan::bench(sample_count = 20)]
     fn list_10000_no_limit(bencher: divan::Bencher<'_, '_>) {
         let all = &**ALL;

@@ -166,21 +166,6 @@ static ESCAPE: [u8; 256] = {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// Whether one of eight bytes is below 0x20, `"`, `\\` or `<`: the bytes [`ESCAPE`] does not
-/// pass as they are. Exact (no false answer either way) by the classic zero-byte tests: a
-/// borrow can only spread upwards from a byte that is itself a match.
-#[inline]
-fn needs_a_look(chunk: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let below = |limit: u8| chunk.wrapping_sub(ONES * u64::from(limit)) & !chunk & HIGH;
-    let equal = |byte: u8| {
-        let diff = chunk ^ (ONES * u64::from(byte));
-        diff.wrapping_sub(ONES) & !diff & HIGH
-    };
-    (below(0x20) | equal(b'"') | equal(b'\\') | equal(b'<')) != 0
-}
-
 impl<'o> Writer<'o> {
     /// A line break and the indentation of the current depth.
     #[inline]
@@ -201,40 +186,27 @@ impl<'o> Writer<'o> {
         let out = &mut *self.out;
         out.reserve(text.len() + 2);
         out.push('"');
-        let bytes = text.as_bytes();
+        // One table lookup per byte, as serde_json does (an eight-bytes-at-a-time scan measured
+        // no faster on these short strings, and slower on rows of short fields).
         let mut copied = 0;
-        let mut at = 0;
-        while at < bytes.len() {
-            // Eight bytes at a time past the text that needs nothing (most of it).
-            while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-                if needs_a_look(u64::from_le_bytes(*chunk)) {
-                    break;
-                }
-                at += 8;
-            }
-            // Then byte by byte to the end of the chunk that needs a look.
-            let stop = bytes.len().min(at + 8);
-            while at < stop {
-                let byte = bytes[at];
-                let kind = ESCAPE[usize::from(byte)];
-                if kind != 0 && (kind != b'<' || escape::is_tag_start_at(text, at)) {
-                    // `at` is the index of an ASCII byte, so both ends are character boundaries.
-                    out.push_str(&text[copied..at]);
-                    match kind {
-                        b'<' => out.push_str("\\u003c"),
-                        b'u' => {
-                            out.push_str("\\u00");
-                            out.push(char::from(HEX[usize::from(byte >> 4)]));
-                            out.push(char::from(HEX[usize::from(byte & 0xF)]));
-                        }
-                        other => {
-                            out.push('\\');
-                            out.push(char::from(other));
-                        }
+        for (at, &byte) in text.as_bytes().iter().enumerate() {
+            let kind = ESCAPE[usize::from(byte)];
+            if kind != 0 && (kind != b'<' || escape::is_tag_start_at(text, at)) {
+                // `at` is the index of an ASCII byte, so both ends are character boundaries.
+                out.push_str(&text[copied..at]);
+                match kind {
+                    b'<' => out.push_str("\\u003c"),
+                    b'u' => {
+                        out.push_str("\\u00");
+                        out.push(char::from(HEX[usize::from(byte >> 4)]));
+                        out.push(char::from(HEX[usize::from(byte & 0xF)]));
                     }
-                    copied = at + 1;
+                    other => {
+                        out.push('\\');
+                        out.push(char::from(other));
+                    }
                 }
-                at += 1;
+                copied = at + 1;
             }
         }
         out.push_str(&text[copied..]);

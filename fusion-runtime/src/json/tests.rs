@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::ser::{CharEscape, Formatter, PrettyFormatter};
 use serde_json::{Value, json};
 
-use super::{ESCAPE, needs_a_look, number_str, to_string};
+use super::{number_str, to_string};
 use crate::escape;
 
 /// The reference: what `json::to_string` wrote before it had a serializer of its own.
@@ -397,19 +397,5 @@ proptest! {
     #[test]
     fn any_text_as_before(text in text()) {
         prop_assert_eq!(ours(&text), reference(&text));
-    }
-
-    #[test]
-    fn the_eight_byte_test_is_exact(chunk in any::<u64>()) {
-        let naive = chunk.to_le_bytes().iter().any(|&b| ESCAPE[usize::from(b)] != 0);
-        prop_assert_eq!(needs_a_look(chunk), naive);
-    }
-
-    #[test]
-    fn the_eight_byte_test_is_exact_near_its_limits(bytes in prop::array::uniform8(
-        prop::sample::select(vec![0x00, 0x01, 0x1F, 0x20, 0x21, b'"', b'#', b'\\', b'<', b'=', 0x7F, 0x80, 0xFF]),
-    )) {
-        let naive = bytes.iter().any(|&b| ESCAPE[usize::from(b)] != 0);
-        prop_assert_eq!(needs_a_look(u64::from_le_bytes(bytes)), naive);
     }
 }
