@@ -127,13 +127,20 @@ fn regression_u128_in_a_tagged_union_field_is_a_definition_error() {
     );
 }
 
+/// A model presented as TOON, holding any JSON value.
+#[derive(fusion_runtime::Presenter)]
+#[presenter(format = toon)]
+struct Holder {
+    tree: serde_json::Value,
+}
+
 /// Found while checking deep nesting (hardening property 3's "deep nesting" on the output side):
-/// the testing view parsed a JSON data block back with serde_json's limit of 128 levels, so the
+/// the testing view parsed a JSON data block back with the nesting limit of `serde_json` (128 levels), so the
 /// view of a deeper value was `null` instead of the wire value (SPEC §14.2), for plain JSON
 /// responses and for presented TOON responses alike.
 #[test]
 fn regression_view_of_a_json_block_deeper_than_128_levels() {
-    use fusion_runtime::{Presenter, ResponseBuilder, success};
+    use fusion_runtime::{ResponseBuilder, success};
     use serde_json::Value;
 
     let mut deep = json!("bottom");
@@ -149,11 +156,6 @@ fn regression_view_of_a_json_block_deeper_than_128_levels() {
     let response = ResponseBuilder::json(&deep).unwrap().rule("r").build();
     assert_eq!(response.view().data().as_value(), Some(&deep));
 
-    #[derive(Presenter)]
-    #[presenter(format = toon)]
-    struct Holder {
-        tree: Value,
-    }
     let holder = Holder { tree: deep.clone() };
     let response = holder.present().build().unwrap();
     assert_eq!(
