@@ -134,7 +134,10 @@ impl Invoice {
 }
 
 /// The flat export shape of an invoice (no declarations): what `export_invoices` encodes as TOON.
-#[derive(Debug, Clone, Serialize)]
+///
+/// A presenter without declarations: the derive writes its wire form and lets a collection of
+/// rows take TOON's compile-time table path (`toon_success_table`).
+#[derive(Debug, Clone, Presenter)]
 pub struct InvoiceRow {
     /// The invoice id.
     pub id: String,

@@ -53,10 +53,6 @@ impl Store {
     }
 
     /// The invoice `id`, or the `NOT_FOUND` error of BILLING.md (also for a voided invoice).
-    #[allow(
-        clippy::result_large_err,
-        reason = "the error is the envelope sent to the client"
-    )]
     pub fn find(&self, id: &str) -> Result<&Invoice, ToolError> {
         self.invoices()
             .find(|i| i.id == id)
@@ -64,10 +60,6 @@ impl Store {
     }
 
     /// Voids the invoice `id`; it then no longer exists for any action.
-    #[allow(
-        clippy::result_large_err,
-        reason = "the error is the envelope sent to the client"
-    )]
     pub fn void(&self, id: &str) -> Result<(), ToolError> {
         let invoice = self.find(id)?;
         self.voided

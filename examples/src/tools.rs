@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use fusion_runtime::tool::{Call, DefinitionError, ToolSet};
 use fusion_runtime::{
-    ResponseBuilder, Tool, ToolError, ToolResponse, success_structured, toon_success,
+    ResponseBuilder, Tool, ToolError, ToolResponse, success_structured, toon_success_table,
 };
 use serde::{Deserialize, Serialize};
 
@@ -27,7 +27,7 @@ pub enum Billing {
     #[fusion(returns = Invoice, read_only)]
     GetInvoice { id: String },
     /// List invoices, newest first
-    #[fusion(returns = Invoice, read_only)]
+    #[fusion(returns = [Invoice], read_only)]
     ListInvoices {
         status: Option<Status>,
         customer_id: Option<String>,
@@ -102,7 +102,21 @@ impl BillingApp {
         &self.store
     }
 
-    /// The `billing` tool.
+    /// The `billing` tool as the servers run it: an asynchronous handler
+    /// ([`ToolSet::tool_async`], `rmcp::route_async`).
+    ///
+    /// Queueing a reminder is where a real server awaits its mail service; this example yields
+    /// to the runtime once instead, so the handler's future is pending before it answers, as
+    /// such a handler's would be (the e2e tests go through that path). The other actions are
+    /// in-memory reads, answered by [`BillingApp::billing`].
+    pub async fn answer(self: Arc<Self>, action: Billing, call: Call) -> Answer {
+        if matches!(action, Billing::Remind { .. }) {
+            tokio::task::yield_now().await;
+        }
+        self.billing(action, &call)
+    }
+
+    /// The `billing` tool, synchronously.
     pub fn billing(&self, action: Billing, call: &Call) -> Answer {
         match action {
             Billing::GetInvoice { id } => {
@@ -129,7 +143,7 @@ impl BillingApp {
                     .with_status(status)
                     .map(InvoiceRow::from)
                     .collect();
-                Ok(toon_success(&rows)?)
+                Ok(toon_success_table(&rows)?)
             }
             Billing::Remind { id } => {
                 let invoice = self.store.find(&id)?;
@@ -173,10 +187,11 @@ impl BillingApp {
     }
 }
 
-/// Both tools of the billing server, answered by `app`.
+/// Both tools of the billing server, answered by `app`: `billing` asynchronously
+/// ([`BillingApp::answer`]), `invoice_stats` synchronously.
 pub fn tools(app: Arc<BillingApp>) -> Result<ToolSet, DefinitionError> {
     let stats = app.clone();
     ToolSet::new()
-        .tool(move |action: Billing, call: &Call| app.billing(action, call))?
+        .tool_async(move |action: Billing, call: Call| app.clone().answer(action, call))?
         .tool(move |input: InvoiceStatsInput, _: &Call| stats.invoice_stats(&input))
 }

@@ -174,11 +174,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         } else {
             quote!(self as #p::usize)
         };
-        let wire_name_body = if idents.is_empty() {
-            quote!(match self {})
-        } else {
-            quote!(match self { #(Self::#idents => #wire_names,)* })
-        };
+        let names = quote!(#name::__FUSION_WIRE_NAMES);
+        // Small bodies, each `#[inline]`: no code is generated for them in the model's crate
+        // unless it calls them, and the runtime helpers are the same for every model (a `match`
+        // over the names per model costs the compiler more than these calls).
         quote! {
             #[doc = #doc]
             #[derive(
@@ -194,20 +193,26 @@ impl<'m, 'a> Gen<'m, 'a> {
             }
 
             #[automatically_derived]
+            impl #name {
+                /// The wire names, in the order of the variants.
+                const __FUSION_WIRE_NAMES: &'static [&'static #p::str] = &[#(#wire_names),*];
+            }
+
+            #[automatically_derived]
             impl #p::Field for #name {
                 const ALL: &'static [Self] = &[#(Self::#idents),*];
 
+                #[inline]
                 fn wire_name(self) -> &'static #p::str {
-                    #wire_name_body
+                    #p::wire_name(#names, #p::Field::index(self))
                 }
 
+                #[inline]
                 fn from_wire_name(__fusion_name: &#p::str) -> #p::Option<Self> {
-                    match __fusion_name {
-                        #(#wire_names => #p::Some(Self::#idents),)*
-                        _ => #p::None,
-                    }
+                    #p::field_named(#names, __fusion_name)
                 }
 
+                #[inline]
                 fn index(self) -> #p::usize {
                     #index_body
                 }
@@ -215,6 +220,7 @@ impl<'m, 'a> Gen<'m, 'a> {
 
             #[automatically_derived]
             impl ::core::fmt::Display for #name {
+                #[inline]
                 fn fmt(&self, __fusion_f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     __fusion_f.write_str(#p::Field::wire_name(*self))
                 }
@@ -224,11 +230,9 @@ impl<'m, 'a> Gen<'m, 'a> {
             impl ::core::str::FromStr for #name {
                 type Err = #p::UnknownField;
 
+                #[inline]
                 fn from_str(__fusion_name: &#p::str) -> #p::Result<Self, Self::Err> {
-                    match <Self as #p::Field>::from_wire_name(__fusion_name) {
-                        #p::Some(__fusion_field) => #p::Ok(__fusion_field),
-                        #p::None => #p::Err(#p::UnknownField::new(__fusion_name, &[#(#wire_names),*])),
-                    }
+                    #p::parse_field(#names, __fusion_name)
                 }
             }
         }
@@ -244,13 +248,12 @@ impl<'m, 'a> Gen<'m, 'a> {
         let field_enum = &self.model.field_enum;
         let name = &self.model.name;
         let serde_name = &self.model.serde_name;
-        let wire_names = self.model.wire_fields().map(|(_, w)| &w.name);
-        let mut len = Vec::new();
+        let mut skipped = Vec::new();
         let mut writes = Vec::new();
         let mut reads = Vec::new();
         for (field, wire) in self.model.wire_fields() {
-            let (count, write) = self.field_write(field, wire);
-            len.push(count);
+            let (skip, write) = self.field_write(field, wire);
+            skipped.extend(skip);
             writes.push(write);
             if field.redact.is_some() {
                 // A redacted field is otherwise never read by the expansion.
@@ -263,10 +266,15 @@ impl<'m, 'a> Gen<'m, 'a> {
         } else {
             quote!(__fusion_mask)
         };
-        let len = if len.is_empty() {
+        // The struct length: one runtime count of the kept members (a sum of one term per
+        // field costs the compiler a type check per field), less the members skipped by value.
+        let total = writes.len();
+        let len = if writes.is_empty() {
             quote!(0)
+        } else if skipped.is_empty() {
+            quote!(#p::FieldMask::count(__fusion_mask, #total))
         } else {
-            quote!(#(#len)+*)
+            quote!(#p::FieldMask::count(__fusion_mask, #total) - (#(#skipped)+*))
         };
         let state_mut = if writes.is_empty() {
             quote!()
@@ -280,7 +288,7 @@ impl<'m, 'a> Gen<'m, 'a> {
 
                 const NAME: &'static #p::str = #name;
 
-                const WIRE_NAMES: &'static [&'static #p::str] = &[#(#wire_names),*];
+                const WIRE_NAMES: &'static [&'static #p::str] = #field_enum::__FUSION_WIRE_NAMES;
 
                 fn serialize_selected<__S: #p::serde::Serializer>(
                     &self,
@@ -288,11 +296,14 @@ impl<'m, 'a> Gen<'m, 'a> {
                     __fusion_serializer: __S,
                 ) -> #p::Result<__S::Ok, __S::Error> {
                     #(#reads)*
-                    let #state_mut __fusion_state = #p::serde::Serializer::serialize_struct(
+                    let #state_mut __fusion_state = match #p::serde::Serializer::serialize_struct(
                         __fusion_serializer,
                         #serde_name,
                         #len,
-                    )?;
+                    ) {
+                        #p::Ok(__fusion_state) => __fusion_state,
+                        #p::Err(__fusion_error) => return #p::Err(__fusion_error),
+                    };
                     #(#writes)*
                     #p::serde::ser::SerializeStruct::end(__fusion_state)
                 }
@@ -300,8 +311,9 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
     }
 
-    /// One member of the wire writer: its count in the struct length and its write.
-    fn field_write(&self, field: &Field<'_>, wire: &Wire) -> (TokenStream, TokenStream) {
+    /// One member of the wire writer: its write, and for a member skipped by value (`skip_serializing_if`)
+    /// whether it is kept but skipped (1 or 0), which the struct length subtracts.
+    fn field_write(&self, field: &Field<'_>, wire: &Wire) -> (Option<TokenStream>, TokenStream) {
         let p = &self.p;
         let member = field.ident;
         let index = wire.index;
@@ -324,23 +336,32 @@ impl<'m, 'a> Gen<'m, 'a> {
             },
             (Some(Censor::With(with)), false) => quote!(&(#with)(&self.#member)),
         };
+        // `if let Err` rather than `?`, which costs the compiler a `From` conversion per field
+        // (as serde's own derive does).
         let write = quote! {
-            #p::serde::ser::SerializeStruct::serialize_field(
+            if let #p::Err(__fusion_error) = #p::serde::ser::SerializeStruct::serialize_field(
                 &mut __fusion_state,
                 #wire_name,
                 #value,
-            )?;
+            ) {
+                return #p::Err(__fusion_error);
+            }
         };
         match &wire.skip_if {
-            None => (quote!(#p::usize::from(#kept)), quote!(if #kept { #write })),
+            None => (None, quote!(if #kept { #write })),
             Some(skip_if) => {
                 let skipped = quote!(#skip_if(&self.#member));
                 (
-                    quote!(#p::usize::from(#kept && !#skipped)),
+                    Some(quote!(#p::usize::from(#kept && #skipped))),
                     quote! {
                         if #kept {
                             if #skipped {
-                                #p::serde::ser::SerializeStruct::skip_field(&mut __fusion_state, #wire_name)?;
+                                if let #p::Err(__fusion_error) = #p::serde::ser::SerializeStruct::skip_field(
+                                    &mut __fusion_state,
+                                    #wire_name,
+                                ) {
+                                    return #p::Err(__fusion_error);
+                                }
                             } else {
                                 #write
                             }
@@ -400,6 +421,18 @@ impl<'m, 'a> Gen<'m, 'a> {
             items.push(
                 quote!(const STATIC_RULES: &'static [&'static #p::str] = &[#(#static_rules),*];),
             );
+        }
+        // Nothing but static item rules: the blocks are the same for every value, so an
+        // embedding parent presents this model once per presentation, not once per item.
+        let static_only = self.model.agent_limit.is_none()
+            && !self.model.fields.iter().any(|f| f.embed)
+            && self
+                .model
+                .decls
+                .iter()
+                .all(|d| d.static_item_rule().is_some());
+        if static_only {
+            items.push(quote!(const STATIC_ONLY: #p::bool = true;));
         }
 
         let vec_ui = quote!(#p::Vec<#p::UiBlock>);
@@ -490,10 +523,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             }
         };
         let push = match &decl.kind {
-            DeclKind::Rule(text) => {
-                let text = self.cow(text, decl.scope);
-                quote!(__fusion_out.push(#text);)
-            }
+            DeclKind::Rule(text) => self.rule(text, decl.scope),
             DeclKind::RuleCall(f) => call(f, quote!(push_rules)),
             DeclKind::Suggest(tool, reason) => {
                 let tool = self.text(tool, decl.scope);
@@ -531,14 +561,15 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
     }
 
-    /// A text as `Cow<'static, str>`, for rules.
-    fn cow(&self, text: &Text, scope: Scope) -> TokenStream {
+    /// The push of a rule text: a static text borrowed; a template formatted into the list's
+    /// scratch buffer, so a rule that is already in the list allocates nothing.
+    fn rule(&self, text: &Text, scope: Scope) -> TokenStream {
         let p = &self.p;
         match text {
-            Text::Static(text) => quote!(#p::Cow::Borrowed(#text)),
+            Text::Static(text) => quote!(__fusion_out.push(#p::Cow::Borrowed(#text));),
             Text::Template(parts, span) => {
-                let formatted = self.format(parts, *span, scope);
-                quote!(#p::Cow::Owned(#formatted))
+                let (fmt, args) = self.format_parts(parts, *span, scope);
+                quote!(__fusion_out.push_fmt(::core::format_args!(#fmt, #(#args),*));)
             }
         }
     }
@@ -546,6 +577,13 @@ impl<'m, 'a> Gen<'m, 'a> {
     /// `format!` of a resolved template; arguments are spanned at the template literal, so a
     /// field that is not `Display` is reported there.
     fn format(&self, parts: &[Part], span: Span, scope: Scope) -> TokenStream {
+        let p = &self.p;
+        let (fmt, args) = self.format_parts(parts, span, scope);
+        quote!(#p::format!(#fmt, #(#args),*))
+    }
+
+    /// The format string and arguments of a resolved template.
+    fn format_parts(&self, parts: &[Part], span: Span, scope: Scope) -> (LitStr, Vec<TokenStream>) {
         let p = &self.p;
         let mut fmt = String::new();
         let mut args = Vec::new();
@@ -569,8 +607,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 }
             }
         }
-        let fmt = LitStr::new(&fmt, span);
-        quote!(#p::format!(#fmt, #(#args),*))
+        (LitStr::new(&fmt, span), args)
     }
 
     /// `Embed<Ctx>`: a model field holding this model presents it as a single child.
@@ -620,6 +657,7 @@ pub fn inherent(input: &syn::DeriveInput, p: &TokenStream, generics: &Generics) 
             ///
             /// Chain `.select(&selection)`, `.context(&ctx)`, then `.build()`.
             #[allow(dead_code, reason = "generated for callers; a model may not use it")]
+            #[inline]
             #vis fn present(&self) -> #p::Presentation<'_, Self> {
                 #p::present(self)
             }
@@ -628,6 +666,7 @@ pub fn inherent(input: &syn::DeriveInput, p: &TokenStream, generics: &Generics) 
             ///
             /// Chain `.select(&selection)`, `.context(&ctx)`, then `.build()`.
             #[allow(dead_code, reason = "generated for callers; a model may not use it")]
+            #[inline]
             #vis fn present_all(#items: &[Self]) -> #p::Presentation<'_, Self> {
                 #p::present_all(#items)
             }

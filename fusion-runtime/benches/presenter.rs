@@ -1,467 +1,249 @@
-//! A derived presenter against the same presenter written by hand with the runtime API
-//! (`Model`, `Presenter`, `Embed`), on the billing models of BILLING.md and the fixture data.
+//! Rendering whole responses of the billing models (SPEC semantics), in four cases, each with
+//! three contenders measured side by side in one run:
 //!
-//! Run with `cargo bench -p fusion-runtime --bench presenter`. The agent limit of BILLING.md
-//! is left out so that the 10,000-invoice case really presents every invoice (rules,
-//! suggestions, embeds and the data block of all of them).
+//! - `derived`: the models with `#[derive(Presenter)]`;
+//! - `by_hand`: the same presenters written by hand against the runtime API (`Model`,
+//!   `Presenter`, `Embed`), presented by the same engine;
+//! - `floor_pretty_json`: `serde_json::to_string_pretty` of the data block's value alone (the
+//!   wire form of the shown invoices; for `_select`, of the selected value), the cost of the
+//!   data with no blocks at all;
+//! - `spec_json_writer`: our SPEC §3 JSON writer (`fusion_runtime::json::to_string`) on that
+//!   same value, to tell the writer's share from the engine's;
+//! - `floor_all_json` (single invoices only): `serde_json::to_string_pretty` of the data block's
+//!   value and of the gauge's echarts config, built as the gauge callback builds it: all the
+//!   JSON the response holds, without the blocks around it.
+//!
+//! Cases: one invoice (INV-0001, as V70), one invoice with `_select` of 2 fields (`id`,
+//! `status`, as V71), the fixture's 120 invoices with the agent limit of 50 (as V75), and
+//! 10,000 distinct invoices (the fixture cycled, renumbered) with no agent limit.
+//!
+//! `cargo bench -p fusion-runtime --bench presenter` (PERFORMANCE.md explains the method).
 
 use std::sync::LazyLock;
 
-use fusion_runtime::Selection;
+use fusion_runtime::{Selection, ToolResponse};
 
-/// The fixture, embedded at compile time (the bench never reads files at run time).
-const FIXTURE: &str = include_str!("../../examples/data/billing.json");
+#[path = "support/billing.rs"]
+mod billing;
 
-/// The fixture's invoices cycled to `n`.
-fn invoices<T: Clone + serde::de::DeserializeOwned>(n: usize) -> Vec<T> {
-    #[derive(serde::Deserialize)]
-    struct Fixture<T> {
-        invoices: Vec<T>,
-    }
-    let fixture: Fixture<T> = serde_json::from_str(FIXTURE).expect("the fixture parses");
-    fixture.invoices.iter().cycle().take(n).cloned().collect()
+use billing::{by_hand, derived, invoices};
+
+static LIST_D: LazyLock<Vec<derived::Invoice>> = LazyLock::new(|| invoices(120, false));
+static LIST_H: LazyLock<Vec<by_hand::Invoice>> = LazyLock::new(|| invoices(120, false));
+static ALL_D: LazyLock<Vec<derived::InvoiceAll>> = LazyLock::new(|| invoices(10_000, true));
+static ALL_H: LazyLock<Vec<by_hand::InvoiceAll>> = LazyLock::new(|| invoices(10_000, true));
+static SELECTION: LazyLock<Selection> = LazyLock::new(|| Selection::new(["id", "status"]));
+
+/// The selected value of INV-0001 under `_select: ["id", "status"]`, as plain serde data.
+#[derive(serde::Serialize)]
+struct IdStatus {
+    id: String,
+    status: String,
 }
 
-/// The billing models with `#[derive(Presenter)]`.
-mod derived {
-    use fusion_runtime::{Presenter, UiBlock};
+static SELECTED_FLOOR: LazyLock<IdStatus> = LazyLock::new(|| IdStatus {
+    id: LIST_D[0].id.clone(),
+    status: LIST_D[0].status.clone(),
+});
 
-    #[derive(Presenter, serde::Deserialize, Clone)]
-    #[rule("customer.email is redacted for privacy; never ask the user for it.")]
-    pub struct Customer {
-        pub id: String,
-        pub name: String,
-        #[redact]
-        pub email: String,
-        pub country: String,
-    }
-
-    #[derive(Presenter, serde::Deserialize, Clone)]
-    #[rule("unit_price_cents is in CENTS. Divide by 100.")]
-    pub struct InvoiceLine {
-        pub sku: String,
-        pub description: String,
-        pub qty: u32,
-        pub unit_price_cents: u64,
-    }
-
-    #[derive(Presenter, serde::Deserialize, Clone)]
-    #[rule("amount_cents is in CENTS. Divide by 100.")]
-    #[rule("Invoice {id} is overdue since {due_at}: mention it first.", when = Self::is_overdue)]
-    #[suggest(tool = "billing.remind", reason = "Send a payment reminder", when = Self::is_open)]
-    #[suggest(
-        tool = "billing.void_invoice",
-        reason = "Void it if it cannot be collected",
-        when = Self::is_open
-    )]
-    #[ui(Self::gauge)]
-    #[collection_ui(Self::summary)]
-    pub struct Invoice {
-        pub id: String,
-        #[embed]
-        pub customer: Customer,
-        pub amount_cents: u64,
-        pub currency: String,
-        pub status: String,
-        pub issued_at: String,
-        pub due_at: String,
-        #[embed]
-        pub lines: Vec<InvoiceLine>,
-        #[presenter(skip)]
-        #[allow(dead_code, reason = "read from the data, never shown (BILLING.md)")]
-        pub internal_margin_bps: u32,
-    }
-
-    impl Invoice {
-        fn is_overdue(&self) -> bool {
-            self.status == "overdue"
-        }
-
-        fn is_open(&self) -> bool {
-            self.status == "pending" || self.status == "overdue"
-        }
-
-        #[allow(clippy::cast_precision_loss, reason = "a chart value")]
-        fn gauge(&self) -> UiBlock {
-            super::gauge(self.amount_cents as f64 / 100.0)
-        }
-
-        fn summary(items: &[Self]) -> UiBlock {
-            super::summary(items.iter().map(|i| i.status.as_str()))
-        }
-    }
-}
-
-/// The BILLING.md gauge.
-fn gauge(value: f64) -> fusion_runtime::UiBlock {
-    fusion_runtime::ui::echarts(serde_json::json!({
-        "series": [{"type": "gauge", "data": [{"value": value}]}]
-    }))
-    .title("Amount (EUR)")
-    .width(fusion_runtime::Width::Half)
-    .priority(1)
-}
-
-/// The BILLING.md collection summary.
-fn summary<'a>(statuses: impl Iterator<Item = &'a str>) -> fusion_runtime::UiBlock {
-    let (mut n, mut paid, mut pending, mut overdue) = (0, 0, 0, 0);
-    for status in statuses {
-        n += 1;
-        match status {
-            "paid" => paid += 1,
-            "pending" => pending += 1,
-            _ => overdue += 1,
-        }
-    }
-    fusion_runtime::ui::summary(format!(
-        "{n} invoices: {paid} paid, {pending} pending, {overdue} overdue"
-    ))
-}
-
-/// The same presenters written by hand against the runtime API.
-mod by_hand {
-    use std::borrow::Cow;
-
-    use fusion_runtime::response::{Rules, Suggestions};
-    use fusion_runtime::{
-        Embed, EmbedSink, Field, FieldMask, Model, Presenter, Suggestion, UiBlock,
-    };
-    use serde::ser::{SerializeStruct, Serializer};
-
-    /// A field enum written by hand.
-    macro_rules! fields {
-        ($name:ident { $($variant:ident = $wire:literal),* }) => {
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-            pub enum $name { $($variant),* }
-
-            impl Field for $name {
-                const ALL: &'static [Self] = &[$(Self::$variant),*];
-
-                fn wire_name(self) -> &'static str {
-                    match self { $(Self::$variant => $wire),* }
-                }
-
-                fn from_wire_name(name: &str) -> Option<Self> {
-                    match name { $($wire => Some(Self::$variant),)* _ => None }
-                }
-
-                fn index(self) -> usize {
-                    self as usize
-                }
-            }
-        };
-    }
-
-    fields!(CustomerField { Id = "id", Name = "name", Email = "email", Country = "country" });
-    fields!(LineField { Sku = "sku", Description = "description", Qty = "qty", UnitPriceCents = "unit_price_cents" });
-    fields!(InvoiceField {
-        Id = "id", Customer = "customer", AmountCents = "amount_cents", Currency = "currency",
-        Status = "status", IssuedAt = "issued_at", DueAt = "due_at", Lines = "lines"
-    });
-
-    #[derive(serde::Deserialize, Clone)]
-    pub struct Customer {
-        pub id: String,
-        pub name: String,
-        #[allow(dead_code, reason = "redacted: never written")]
-        pub email: String,
-        pub country: String,
-    }
-
-    impl serde::Serialize for Customer {
-        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            self.serialize_selected(&FieldMask::ALL, serializer)
-        }
-    }
-
-    impl Model for Customer {
-        type Field = CustomerField;
-        const NAME: &'static str = "Customer";
-        const WIRE_NAMES: &'static [&'static str] = &["id", "name", "email", "country"];
-
-        fn serialize_selected<S: Serializer>(
-            &self,
-            mask: &FieldMask,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            let mut state = serializer.serialize_struct("Customer", mask.count(4))?;
-            if mask.contains(0) {
-                state.serialize_field("id", &self.id)?;
-            }
-            if mask.contains(1) {
-                state.serialize_field("name", &self.name)?;
-            }
-            if mask.contains(2) {
-                state.serialize_field("email", "[REDACTED]")?;
-            }
-            if mask.contains(3) {
-                state.serialize_field("country", &self.country)?;
-            }
-            state.end()
-        }
-    }
-
-    impl<C: ?Sized> Presenter<C> for Customer {
-        const STATIC_RULES: &'static [&'static str] =
-            &["customer.email is redacted for privacy; never ask the user for it."];
-    }
-
-    impl<C: ?Sized> Embed<C> for Customer {
-        fn embed_into(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
-            sink.single(self, ctx);
-        }
-    }
-
-    #[derive(serde::Deserialize, Clone)]
-    pub struct InvoiceLine {
-        pub sku: String,
-        pub description: String,
-        pub qty: u32,
-        pub unit_price_cents: u64,
-    }
-
-    impl serde::Serialize for InvoiceLine {
-        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            self.serialize_selected(&FieldMask::ALL, serializer)
-        }
-    }
-
-    impl Model for InvoiceLine {
-        type Field = LineField;
-        const NAME: &'static str = "InvoiceLine";
-        const WIRE_NAMES: &'static [&'static str] =
-            &["sku", "description", "qty", "unit_price_cents"];
-
-        fn serialize_selected<S: Serializer>(
-            &self,
-            mask: &FieldMask,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            let mut state = serializer.serialize_struct("InvoiceLine", mask.count(4))?;
-            if mask.contains(0) {
-                state.serialize_field("sku", &self.sku)?;
-            }
-            if mask.contains(1) {
-                state.serialize_field("description", &self.description)?;
-            }
-            if mask.contains(2) {
-                state.serialize_field("qty", &self.qty)?;
-            }
-            if mask.contains(3) {
-                state.serialize_field("unit_price_cents", &self.unit_price_cents)?;
-            }
-            state.end()
-        }
-    }
-
-    impl<C: ?Sized> Presenter<C> for InvoiceLine {
-        const STATIC_RULES: &'static [&'static str] =
-            &["unit_price_cents is in CENTS. Divide by 100."];
-    }
-
-    #[derive(serde::Deserialize, Clone)]
-    pub struct Invoice {
-        pub id: String,
-        pub customer: Customer,
-        pub amount_cents: u64,
-        pub currency: String,
-        pub status: String,
-        pub issued_at: String,
-        pub due_at: String,
-        pub lines: Vec<InvoiceLine>,
-        #[allow(dead_code, reason = "read from the data, never shown (BILLING.md)")]
-        pub internal_margin_bps: u32,
-    }
-
-    impl serde::Serialize for Invoice {
-        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            self.serialize_selected(&FieldMask::ALL, serializer)
-        }
-    }
-
-    impl Model for Invoice {
-        type Field = InvoiceField;
-        const NAME: &'static str = "Invoice";
-        const WIRE_NAMES: &'static [&'static str] = &[
-            "id",
-            "customer",
-            "amount_cents",
-            "currency",
-            "status",
-            "issued_at",
-            "due_at",
-            "lines",
-        ];
-
-        fn serialize_selected<S: Serializer>(
-            &self,
-            mask: &FieldMask,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            let mut state = serializer.serialize_struct("Invoice", mask.count(8))?;
-            if mask.contains(0) {
-                state.serialize_field("id", &self.id)?;
-            }
-            if mask.contains(1) {
-                state.serialize_field("customer", &self.customer)?;
-            }
-            if mask.contains(2) {
-                state.serialize_field("amount_cents", &self.amount_cents)?;
-            }
-            if mask.contains(3) {
-                state.serialize_field("currency", &self.currency)?;
-            }
-            if mask.contains(4) {
-                state.serialize_field("status", &self.status)?;
-            }
-            if mask.contains(5) {
-                state.serialize_field("issued_at", &self.issued_at)?;
-            }
-            if mask.contains(6) {
-                state.serialize_field("due_at", &self.due_at)?;
-            }
-            if mask.contains(7) {
-                state.serialize_field("lines", &self.lines)?;
-            }
-            state.end()
-        }
-    }
-
-    impl Invoice {
-        fn is_open(&self) -> bool {
-            self.status == "pending" || self.status == "overdue"
-        }
-    }
-
-    impl<C: ?Sized> Presenter<C> for Invoice {
-        const STATIC_RULES: &'static [&'static str] = &["amount_cents is in CENTS. Divide by 100."];
-
-        #[allow(clippy::cast_precision_loss, reason = "a chart value")]
-        fn item_ui(&self, _: &C, out: &mut Vec<UiBlock>) {
-            out.push(super::gauge(self.amount_cents as f64 / 100.0));
-        }
-
-        fn item_rules(&self, _: &C, out: &mut Rules) {
-            if self.status == "overdue" {
-                out.push(Cow::Owned(format!(
-                    "Invoice {} is overdue since {}: mention it first.",
-                    self.id, self.due_at
-                )));
-            }
-        }
-
-        fn item_suggestions(&self, _: &C, out: &mut Suggestions) {
-            if self.is_open() {
-                out.push(Suggestion::new("billing.remind", "Send a payment reminder"));
-                out.push(Suggestion::new(
-                    "billing.void_invoice",
-                    "Void it if it cannot be collected",
-                ));
-            }
-        }
-
-        fn collection_ui(items: &[Self], _: &C, out: &mut Vec<UiBlock>) {
-            out.push(super::summary(items.iter().map(|i| i.status.as_str())));
-        }
-
-        fn embeds(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
-            self.customer.embed_into(ctx, sink);
-            self.lines.embed_into(ctx, sink);
-        }
-    }
-
-    impl<C: ?Sized> Embed<C> for Invoice {
-        fn embed_into(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
-            sink.single(self, ctx);
-        }
-    }
-}
-
-static DERIVED_1: LazyLock<Vec<derived::Invoice>> = LazyLock::new(|| invoices(1));
-static BY_HAND_1: LazyLock<Vec<by_hand::Invoice>> = LazyLock::new(|| invoices(1));
-static DERIVED_10K: LazyLock<Vec<derived::Invoice>> = LazyLock::new(|| invoices(10_000));
-static BY_HAND_10K: LazyLock<Vec<by_hand::Invoice>> = LazyLock::new(|| invoices(10_000));
-static SELECTION: LazyLock<Selection> =
-    LazyLock::new(|| Selection::new(["id", "amount_cents", "status", "customer"]));
+/// The agent limit of BILLING.md: the data block of the 120-invoice list holds 50.
+const LIMIT: usize = 50;
 
 fn main() {
-    // Both presenters write the same bytes, or the comparison would be meaningless.
-    let derived = derived::Invoice::present_all(&DERIVED_10K)
-        .build()
-        .expect("writes");
-    let by_hand = fusion_runtime::present_all(BY_HAND_10K.as_slice())
-        .build()
-        .expect("writes");
-    assert_eq!(derived.blocks(), by_hand.blocks());
+    // Before timing: derived and hand-written write the same blocks, and the data block is the
+    // floor's own bytes (no floats, no tag starts in this data), or a ratio would compare
+    // different work.
+    let cases: [(&str, ToolResponse, ToolResponse, String); 4] = [
+        (
+            "one invoice",
+            one_invoice::derived(),
+            one_invoice::by_hand(),
+            pretty(&LIST_D[0]),
+        ),
+        (
+            "one invoice, _select",
+            one_invoice_select_2::derived(),
+            one_invoice_select_2::by_hand(),
+            pretty(&*SELECTED_FLOOR),
+        ),
+        (
+            "120 invoices, limit 50",
+            list_120_limit_50::derived(),
+            list_120_limit_50::by_hand(),
+            pretty(&LIST_D[..LIMIT]),
+        ),
+        (
+            "10,000 invoices",
+            list_10000_no_limit::derived(),
+            list_10000_no_limit::by_hand(),
+            pretty(&*ALL_D),
+        ),
+    ];
+    for (name, derived, by_hand, floor) in &cases {
+        assert_eq!(
+            derived.blocks(),
+            by_hand.blocks(),
+            "{name}: derived != by hand"
+        );
+        assert_eq!(derived.blocks()[0], *floor, "{name}: data block != floor");
+        let rest: usize = derived.blocks()[1..].iter().map(String::len).sum();
+        eprintln!(
+            "{name}: {} blocks, data block {} bytes, other blocks {rest} bytes",
+            derived.blocks().len(),
+            floor.len()
+        );
+    }
     divan::main();
 }
 
+fn pretty<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string_pretty(value).expect("writes")
+}
+
+fn spec_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    fusion_runtime::json::to_string(value).expect("writes")
+}
+
+/// `serde_json::to_string_pretty` of `data` and of the gauge config of `invoice`.
+#[allow(clippy::cast_precision_loss, reason = "a chart value")]
+fn all_json<T: serde::Serialize + ?Sized>(
+    data: &T,
+    invoice: &derived::Invoice,
+) -> (String, String) {
+    let config = billing::gauge_config(invoice.amount_cents as f64 / 100.0);
+    (pretty(data), pretty(&config))
+}
+
+/// INV-0001 (paid: gauge, two embeds, static rules), as V70.
 mod one_invoice {
-    use super::{BY_HAND_1, DERIVED_1, SELECTION};
+    use super::{LIST_D, LIST_H, ToolResponse, all_json, pretty, spec_json};
+    use divan::black_box;
 
     #[divan::bench]
-    fn derived() -> fusion_runtime::ToolResponse {
-        divan::black_box(&DERIVED_1[0])
-            .present()
+    pub fn derived() -> ToolResponse {
+        black_box(&LIST_D[0]).present().build().expect("writes")
+    }
+
+    #[divan::bench]
+    pub fn by_hand() -> ToolResponse {
+        fusion_runtime::present(black_box(&LIST_H[0]))
             .build()
             .expect("writes")
     }
 
     #[divan::bench]
-    fn by_hand() -> fusion_runtime::ToolResponse {
-        fusion_runtime::present(divan::black_box(&BY_HAND_1[0]))
-            .build()
-            .expect("writes")
+    fn floor_pretty_json() -> String {
+        pretty(black_box(&LIST_D[0]))
     }
 
     #[divan::bench]
-    fn derived_selected() -> fusion_runtime::ToolResponse {
-        divan::black_box(&DERIVED_1[0])
-            .present()
-            .select(&SELECTION)
-            .build()
-            .expect("writes")
+    fn spec_json_writer() -> String {
+        spec_json(black_box(&LIST_D[0]))
     }
 
     #[divan::bench]
-    fn by_hand_selected() -> fusion_runtime::ToolResponse {
-        fusion_runtime::present(divan::black_box(&BY_HAND_1[0]))
-            .select(&SELECTION)
-            .build()
-            .expect("writes")
+    fn floor_all_json() -> (String, String) {
+        let invoice = black_box(&LIST_D[0]);
+        all_json(invoice, invoice)
     }
 }
 
-mod ten_thousand_invoices {
-    use super::{BY_HAND_10K, DERIVED_10K, SELECTION, by_hand, derived};
+/// INV-0001 with `_select: ["id", "status"]`, as V71.
+mod one_invoice_select_2 {
+    use super::{
+        LIST_D, LIST_H, SELECTED_FLOOR, SELECTION, ToolResponse, all_json, pretty, spec_json,
+    };
+    use divan::black_box;
 
-    #[divan::bench(sample_count = 30)]
-    fn derived() -> fusion_runtime::ToolResponse {
-        derived::Invoice::present_all(divan::black_box(&DERIVED_10K))
-            .build()
-            .expect("writes")
-    }
-
-    #[divan::bench(sample_count = 30)]
-    fn by_hand() -> fusion_runtime::ToolResponse {
-        fusion_runtime::present_all::<by_hand::Invoice>(divan::black_box(&BY_HAND_10K))
-            .build()
-            .expect("writes")
-    }
-
-    #[divan::bench(sample_count = 30)]
-    fn derived_selected() -> fusion_runtime::ToolResponse {
-        derived::Invoice::present_all(divan::black_box(&DERIVED_10K))
+    #[divan::bench]
+    pub fn derived() -> ToolResponse {
+        black_box(&LIST_D[0])
+            .present()
             .select(&SELECTION)
             .build()
             .expect("writes")
     }
 
-    #[divan::bench(sample_count = 30)]
-    fn by_hand_selected() -> fusion_runtime::ToolResponse {
-        fusion_runtime::present_all::<by_hand::Invoice>(divan::black_box(&BY_HAND_10K))
+    #[divan::bench]
+    pub fn by_hand() -> ToolResponse {
+        fusion_runtime::present(black_box(&LIST_H[0]))
             .select(&SELECTION)
             .build()
             .expect("writes")
+    }
+
+    #[divan::bench]
+    fn floor_pretty_json() -> String {
+        pretty(black_box(&*SELECTED_FLOOR))
+    }
+
+    #[divan::bench]
+    fn spec_json_writer() -> String {
+        spec_json(black_box(&*SELECTED_FLOOR))
+    }
+
+    #[divan::bench]
+    fn floor_all_json() -> (String, String) {
+        all_json(black_box(&*SELECTED_FLOOR), black_box(&LIST_D[0]))
+    }
+}
+
+/// The fixture's 120 invoices with the agent limit of 50 (truncation summary), as V75.
+mod list_120_limit_50 {
+    use super::{LIMIT, LIST_D, LIST_H, ToolResponse, by_hand, derived, pretty, spec_json};
+    use divan::black_box;
+
+    #[divan::bench]
+    pub fn derived() -> ToolResponse {
+        derived::Invoice::present_all(black_box(&LIST_D))
+            .build()
+            .expect("writes")
+    }
+
+    #[divan::bench]
+    pub fn by_hand() -> ToolResponse {
+        fusion_runtime::present_all::<by_hand::Invoice>(black_box(&LIST_H))
+            .build()
+            .expect("writes")
+    }
+
+    #[divan::bench]
+    fn floor_pretty_json() -> String {
+        pretty(black_box(&LIST_D[..LIMIT]))
+    }
+
+    #[divan::bench]
+    fn spec_json_writer() -> String {
+        spec_json(black_box(&LIST_D[..LIMIT]))
+    }
+}
+
+/// 10,000 distinct invoices, no agent limit: every invoice's rules, suggestions and embeds.
+mod list_10000_no_limit {
+    use super::{ALL_D, ALL_H, ToolResponse, by_hand, derived, pretty, spec_json};
+    use divan::black_box;
+
+    #[divan::bench]
+    pub fn derived() -> ToolResponse {
+        derived::InvoiceAll::present_all(black_box(&ALL_D))
+            .build()
+            .expect("writes")
+    }
+
+    #[divan::bench]
+    pub fn by_hand() -> ToolResponse {
+        fusion_runtime::present_all::<by_hand::InvoiceAll>(black_box(&ALL_H))
+            .build()
+            .expect("writes")
+    }
+
+    #[divan::bench]
+    fn floor_pretty_json() -> String {
+        pretty(black_box(&**ALL_D))
+    }
+
+    #[divan::bench]
+    fn spec_json_writer() -> String {
+        spec_json(black_box(&**ALL_D))
     }
 }

@@ -285,3 +285,27 @@ pub fn stub_serialize<S: serde::Serializer>(serializer: S) -> Result<S::Ok, S::E
 
 // The tool declaration `#[derive(Tool)]` implements and builds.
 pub use crate::tool::{ActionSpec, Tool, ToolSpec};
+
+// The generated field enum's `wire_name`, `from_wire_name` and `from_str` call these rather than
+// `match` on the names: one body for every model, which costs the compiler less per model.
+// `wire_name`: the name at a variant's index (always in range: the derive writes both lists).
+#[inline]
+pub fn wire_name(names: &'static [&'static str], index: usize) -> &'static str {
+    names.get(index).copied().unwrap_or_default()
+}
+
+// `from_wire_name`: the variant whose wire name is `name`.
+#[inline]
+pub fn field_named<F: Field>(names: &[&str], name: &str) -> Option<F> {
+    let index = names.iter().position(|n| *n == name)?;
+    F::ALL.get(index).copied()
+}
+
+// `from_str`: `from_wire_name`, or the error listing the valid names.
+#[inline]
+pub fn parse_field<F: Field>(
+    names: &'static [&'static str],
+    name: &str,
+) -> Result<F, UnknownField> {
+    field_named(names, name).ok_or_else(|| UnknownField::new(name, names))
+}

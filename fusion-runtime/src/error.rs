@@ -45,6 +45,14 @@ impl Severity {
 /// It is also a [`std::error::Error`], so a handler can return it with `?`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {
+    // Boxed so that `Result<T, ToolError>` stays one pointer wide (clippy's `result_large_err`
+    // would otherwise fire in every handler that returns one).
+    parts: Box<ToolErrorParts>,
+}
+
+/// The parts of a [`ToolError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ToolErrorParts {
     code: String,
     severity: Severity,
     message: String,
@@ -61,13 +69,15 @@ impl ToolError {
     /// An error with `code` (e.g. `NOT_FOUND`; an empty code is written as `ERROR`) and `message`.
     pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
         ToolError {
-            code: code.into(),
-            severity: Severity::Error,
-            message: message.into(),
-            recovery: String::new(),
-            actions: Vec::new(),
-            details: Vec::new(),
-            retry_after_secs: 0,
+            parts: Box::new(ToolErrorParts {
+                code: code.into(),
+                severity: Severity::Error,
+                message: message.into(),
+                recovery: String::new(),
+                actions: Vec::new(),
+                details: Vec::new(),
+                retry_after_secs: 0,
+            }),
         }
     }
 
@@ -84,21 +94,21 @@ impl ToolError {
     /// Sets the severity.
     #[must_use]
     pub fn severity(mut self, severity: Severity) -> Self {
-        self.severity = severity;
+        self.parts.severity = severity;
         self
     }
 
     /// Sets the recovery text: what the model should do next (omitted when empty).
     #[must_use]
     pub fn recovery(mut self, recovery: impl Into<String>) -> Self {
-        self.recovery = recovery.into();
+        self.parts.recovery = recovery.into();
         self
     }
 
     /// Appends an available action.
     #[must_use]
     pub fn action(mut self, action: impl Into<String>) -> Self {
-        self.actions.push(action.into());
+        self.parts.actions.push(action.into());
         self
     }
 
@@ -109,76 +119,79 @@ impl ToolError {
         I: IntoIterator,
         I::Item: Into<String>,
     {
-        self.actions.extend(actions.into_iter().map(Into::into));
+        self.parts
+            .actions
+            .extend(actions.into_iter().map(Into::into));
         self
     }
 
     /// Appends a detail; convert other values to text first.
     #[must_use]
     pub fn detail(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
-        self.details.push((key.into(), value.into()));
+        self.parts.details.push((key.into(), value.into()));
         self
     }
 
     /// Asks the model to retry after `seconds` (0 means no `<retry_after>`).
     #[must_use]
     pub fn retry_after(mut self, seconds: u64) -> Self {
-        self.retry_after_secs = seconds;
+        self.parts.retry_after_secs = seconds;
         self
     }
 
     /// The code.
     pub fn code(&self) -> &str {
-        &self.code
+        &self.parts.code
     }
 
     /// The message.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.parts.message
     }
 
     /// The severity.
     pub fn severity_value(&self) -> Severity {
-        self.severity
+        self.parts.severity
     }
 
     /// `isError` of the response: `false` for warnings, `true` otherwise.
     pub fn is_error(&self) -> bool {
-        self.severity != Severity::Warning
+        self.parts.severity != Severity::Warning
     }
 
     /// The envelope text.
     pub fn render(&self) -> String {
-        let code = if self.code.is_empty() {
+        let code = if self.parts.code.is_empty() {
             FALLBACK_CODE
         } else {
-            &self.code
+            &self.parts.code
         };
-        let mut out = String::with_capacity(128 + self.message.len() + self.recovery.len());
+        let mut out =
+            String::with_capacity(128 + self.parts.message.len() + self.parts.recovery.len());
         out.push_str("<tool_error code=\"");
         out.push_str(&escape::attribute(code));
         out.push_str("\" severity=\"");
-        out.push_str(self.severity.as_str());
+        out.push_str(self.parts.severity.as_str());
         out.push_str("\">\n<message>");
-        out.push_str(&escape::element_content(&self.message));
+        out.push_str(&escape::element_content(&self.parts.message));
         out.push_str("</message>\n");
-        if !self.recovery.is_empty() {
+        if !self.parts.recovery.is_empty() {
             out.push_str("<recovery>");
-            out.push_str(&escape::element_content(&self.recovery));
+            out.push_str(&escape::element_content(&self.parts.recovery));
             out.push_str("</recovery>\n");
         }
-        if !self.actions.is_empty() {
+        if !self.parts.actions.is_empty() {
             out.push_str("<available_actions>\n");
-            for action in &self.actions {
+            for action in &self.parts.actions {
                 out.push_str("  <action>");
                 out.push_str(&escape::element_content(action));
                 out.push_str("</action>\n");
             }
             out.push_str("</available_actions>\n");
         }
-        if !self.details.is_empty() {
+        if !self.parts.details.is_empty() {
             out.push_str("<details>\n");
-            for (key, value) in &self.details {
+            for (key, value) in &self.parts.details {
                 out.push_str("  <detail key=\"");
                 out.push_str(&escape::attribute(key));
                 out.push_str("\">");
@@ -187,9 +200,9 @@ impl ToolError {
             }
             out.push_str("</details>\n");
         }
-        if self.retry_after_secs > 0 {
+        if self.parts.retry_after_secs > 0 {
             out.push_str("<retry_after>");
-            out.push_str(itoa::Buffer::new().format(self.retry_after_secs));
+            out.push_str(itoa::Buffer::new().format(self.parts.retry_after_secs));
             out.push_str(" seconds</retry_after>\n");
         }
         out.push_str("</tool_error>");
@@ -274,9 +287,9 @@ impl fmt::Display for ToolError {
         write!(
             f,
             "{} ({}): {}",
-            self.code,
-            self.severity.as_str(),
-            self.message
+            self.parts.code,
+            self.parts.severity.as_str(),
+            self.parts.message
         )
     }
 }

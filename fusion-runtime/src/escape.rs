@@ -106,6 +106,11 @@ pub fn indent_continuation(text: &str) -> Cow<'_, str> {
 /// Writes one list item, `"- " + BODY`, with BODY after §5.3 then §5.4 (SPEC §2.3).
 pub fn push_item(out: &mut String, body: &str) {
     out.push_str("- ");
+    if !body.bytes().any(|b| matches!(b, b'<' | b'\n' | b'\r')) {
+        // Most bodies: neither rule can change them, so one scan instead of two.
+        out.push_str(body);
+        return;
+    }
     let neutral = neutralize(body);
     out.push_str(&indent_continuation(&neutral));
 }

@@ -1,8 +1,14 @@
 //! The JSON data block writer (SPEC §3): byte-identical to ECMAScript `JSON.stringify(value, null, 2)`
 //! except for exact integers, the value's own member order and `\u003c` at framework tag starts.
 //!
-//! It writes straight from any [`Serialize`] value through `serde_json`'s serializer with a
-//! formatter of our own, so no intermediate `serde_json::Value` is built.
+//! It is a `serde::Serializer` of its own that writes straight from any [`Serialize`] value into
+//! a `String`, so no intermediate `serde_json::Value` is built. It is not `serde_json`'s
+//! serializer with a custom formatter because that costs a second scan of every string (for tag
+//! starts), one write per indentation level and a UTF-8 check of the whole output; here one scan
+//! per string escapes and neutralizes together, an indentation is one copy, and the output is a
+//! `String` from the start. The bytes are those `serde_json::to_string_pretty` writes, apart from
+//! the three differences above (a unit test compares the two on every shape of the serde data
+//! model).
 //!
 //! ```
 //! use fusion_runtime::json;
@@ -10,10 +16,10 @@
 //! assert_eq!(json::to_string("</domain_rules>").unwrap(), "\"\\u003c/domain_rules>\"");
 //! ```
 
-use std::io;
+use std::fmt::Write as _;
 
 use serde::Serialize;
-use serde_json::ser::{CharEscape, Formatter, PrettyFormatter};
+use serde::ser::{self, Impossible};
 
 use crate::escape;
 
@@ -75,103 +81,962 @@ impl std::error::Error for JsonError {
 /// assert_eq!(text, "{\n  \"a\": 100,\n  \"b\": [\n    1\n  ]\n}");
 /// ```
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, JsonError> {
-    let mut out = Vec::with_capacity(128);
-    write(&mut out, value)?;
-    // The serializer writes whole UTF-8 strings and ASCII punctuation only, so this never fails;
-    // the error arm keeps the function total without a panic.
-    String::from_utf8(out).map_err(|e| JsonError::from_serde(serde::ser::Error::custom(e)))
+    SCRATCH.with(|scratch| {
+        // A `Serialize` impl that itself calls `to_string` finds the scratch taken.
+        let Ok(mut scratch) = scratch.try_borrow_mut() else {
+            let mut out = String::new();
+            append(&mut out, value)?;
+            return Ok(out);
+        };
+        scratch.clear();
+        let written = append(&mut scratch, value);
+        let out = if scratch.capacity() > SCRATCH_LIMIT {
+            // A large text keeps the buffer it grew in (no copy); the next call starts afresh.
+            std::mem::take(&mut *scratch)
+        } else {
+            // One allocation of the exact size, however many fields the value has.
+            scratch.as_str().to_owned()
+        };
+        written.map(|()| out)
+    })
+}
+
+/// The largest scratch buffer a thread keeps between calls of [`to_string`].
+const SCRATCH_LIMIT: usize = 64 * 1024;
+
+thread_local! {
+    /// The buffer [`to_string`] writes into: it has grown to the size of earlier texts, so a
+    /// text is written without reallocations and then copied out once.
+    static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 /// Appends `value` as a SPEC §3 JSON text to `out`.
 ///
 /// On error `out` may hold a partial text; discard it.
 pub fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), JsonError> {
-    let mut serializer = serde_json::Serializer::with_formatter(out, SpecFormatter::default());
+    let text = to_string(value)?;
+    out.extend_from_slice(text.as_bytes());
+    Ok(())
+}
+
+/// Appends `value` as a SPEC §3 JSON text to `out`.
+///
+/// On error `out` may hold a partial text; discard it.
+pub fn append<T: Serialize + ?Sized>(out: &mut String, value: &T) -> Result<(), JsonError> {
     value
-        .serialize(&mut serializer)
+        .serialize(&mut Writer { out, depth: 0 })
         .map_err(JsonError::from_serde)
 }
 
-/// `serde_json`'s pretty layout with ECMAScript number text and tag-start escaping.
-#[derive(Default)]
-struct SpecFormatter {
-    pretty: PrettyFormatter<'static>,
+/// The error of the serializer: `serde_json`'s, so [`JsonError`] keeps its one shape.
+type Error = serde_json::Error;
+
+fn error(message: &str) -> Error {
+    ser::Error::custom(message)
 }
 
-impl Formatter for SpecFormatter {
-    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
-        self.write_f64(writer, f64::from(value))
-    }
+/// The SPEC §3 serializer: the output and the current indentation depth.
+struct Writer<'o> {
+    out: &'o mut String,
+    depth: usize,
+}
 
-    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
-        writer.write_all(number_str(&mut ryu_js::Buffer::new(), value).as_bytes())
-    }
+/// A line break and the indentation of up to 64 levels, copied in one piece.
+const NEWLINE_INDENT: &str = "\n                                                                                                                                ";
 
-    fn write_string_fragment<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        // serde_json splits a string at characters it escapes, none of which can continue an
-        // element name, so the end of a fragment is a valid tag terminator (SPEC §5.1).
-        if !fragment.as_bytes().contains(&b'<') {
-            // The common case, without the tag-start scan.
-            return writer.write_all(fragment.as_bytes());
+/// How each byte is written inside a string: 0 as itself, `u` as `\u00XX`, `<` as itself unless
+/// it starts a framework tag (SPEC §5.1), any other as a backslash and that byte (SPEC §3.4).
+static ESCAPE: [u8; 256] = {
+    let mut table = [0_u8; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = b'u';
+        byte += 1;
+    }
+    table[0x08] = b'b';
+    table[0x09] = b't';
+    table[0x0A] = b'n';
+    table[0x0C] = b'f';
+    table[0x0D] = b'r';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table[b'<' as usize] = b'<';
+    table
+};
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Whether one of eight bytes is below 0x20, `"`, `\\` or `<`: the bytes [`ESCAPE`] does not
+/// pass as they are. Exact (no false answer either way) by the classic zero-byte tests: a
+/// borrow can only spread upwards from a byte that is itself a match.
+#[inline]
+fn needs_a_look(chunk: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |limit: u8| chunk.wrapping_sub(ONES * u64::from(limit)) & !chunk & HIGH;
+    let equal = |byte: u8| {
+        let diff = chunk ^ (ONES * u64::from(byte));
+        diff.wrapping_sub(ONES) & !diff & HIGH
+    };
+    (below(0x20) | equal(b'"') | equal(b'\\') | equal(b'<')) != 0
+}
+
+impl<'o> Writer<'o> {
+    /// A line break and the indentation of the current depth.
+    #[inline]
+    fn newline(&mut self) {
+        let width = 2 * self.depth;
+        if let Some(line) = NEWLINE_INDENT.get(..=width) {
+            self.out.push_str(line);
+        } else {
+            self.out.push('\n');
+            for _ in 0..self.depth {
+                self.out.push_str("  ");
+            }
         }
-        writer.write_all(escape::replace_tag_starts(fragment, "\\u003c").as_bytes())
     }
 
-    fn write_char_escape<W: ?Sized + io::Write>(
+    /// A string (SPEC §3.4): escapes and tag-start neutralization in one scan.
+    fn string(&mut self, text: &str) {
+        let out = &mut *self.out;
+        out.reserve(text.len() + 2);
+        out.push('"');
+        let bytes = text.as_bytes();
+        let mut copied = 0;
+        let mut at = 0;
+        while at < bytes.len() {
+            // Eight bytes at a time past the text that needs nothing (most of it).
+            while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+                if needs_a_look(u64::from_le_bytes(*chunk)) {
+                    break;
+                }
+                at += 8;
+            }
+            // Then byte by byte to the end of the chunk that needs a look.
+            let stop = bytes.len().min(at + 8);
+            while at < stop {
+                let byte = bytes[at];
+                let kind = ESCAPE[usize::from(byte)];
+                if kind != 0 && (kind != b'<' || escape::is_tag_start_at(text, at)) {
+                    // `at` is the index of an ASCII byte, so both ends are character boundaries.
+                    out.push_str(&text[copied..at]);
+                    match kind {
+                        b'<' => out.push_str("\\u003c"),
+                        b'u' => {
+                            out.push_str("\\u00");
+                            out.push(char::from(HEX[usize::from(byte >> 4)]));
+                            out.push(char::from(HEX[usize::from(byte & 0xF)]));
+                        }
+                        other => {
+                            out.push('\\');
+                            out.push(char::from(other));
+                        }
+                    }
+                    copied = at + 1;
+                }
+                at += 1;
+            }
+        }
+        out.push_str(&text[copied..]);
+        out.push('"');
+    }
+
+    fn integer<I: itoa::Integer>(&mut self, value: I) {
+        self.out.push_str(itoa::Buffer::new().format(value));
+    }
+
+    fn float(&mut self, value: f64) {
+        self.out
+            .push_str(number_str(&mut ryu_js::Buffer::new(), value));
+    }
+
+    /// Opens an array or object: its elements are one level deeper.
+    fn open(&mut self, bracket: char) {
+        self.out.push(bracket);
+        self.depth += 1;
+    }
+
+    /// `{"VARIANT": ` of an externally tagged enum variant with content.
+    fn open_variant(&mut self, variant: &str) {
+        self.open('{');
+        self.newline();
+        self.string(variant);
+        self.out.push_str(": ");
+    }
+
+    /// Closes what [`Writer::open_variant`] opened.
+    fn close_variant(&mut self) {
+        self.depth -= 1;
+        self.newline();
+        self.out.push('}');
+    }
+
+    /// `Display` text as a string; collected first so that a tag start split across two
+    /// writes of the `Display` impl is still found.
+    fn display<T: std::fmt::Display + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        let mut text = String::new();
+        write!(text, "{value}").map_err(|_| error("a `Display` impl failed"))?;
+        self.string(&text);
+        Ok(())
+    }
+
+    fn compound<'a>(&'a mut self, bracket: char, variant: bool) -> Compound<'a, 'o> {
+        self.open(bracket);
+        Compound {
+            writer: self,
+            first: true,
+            variant,
+            close: if bracket == '[' { ']' } else { '}' },
+        }
+    }
+}
+
+/// The names `serde_json` gives the structs its `arbitrary_precision` numbers and `RawValue`s
+/// serialize as, when those features are on somewhere in the build: their one field is JSON text
+/// to write as it is, as `serde_json`'s own serializer does.
+const RAW_TOKENS: [&str; 2] = [
+    "$serde_json::private::Number",
+    "$serde_json::private::RawValue",
+];
+
+impl<'a, 'o> ser::Serializer for &'a mut Writer<'o> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, 'o>;
+    type SerializeTuple = Compound<'a, 'o>;
+    type SerializeTupleStruct = Compound<'a, 'o>;
+    type SerializeTupleVariant = Compound<'a, 'o>;
+    type SerializeMap = Compound<'a, 'o>;
+    type SerializeStruct = Struct<'a, 'o>;
+    type SerializeStructVariant = Compound<'a, 'o>;
+
+    fn serialize_bool(self, value: bool) -> Result<(), Error> {
+        self.out.push_str(if value { "true" } else { "false" });
+        Ok(())
+    }
+
+    fn serialize_i8(self, value: i8) -> Result<(), Error> {
+        self.integer(value);
+        Ok(())
+    }
+
+    fn serialize_i16(self, value: i16) -> Result<(), Error> {
+        self.integer(value);
+        Ok(())
+    }
+
+    fn serialize_i32(self, value: i32) -> Result<(), Error> {
+        self.integer(value);
+        Ok(())
+    }
+
+    fn serialize_i64(self, value: i64) -> Result<(), Error> {
+        self.integer(value);
+        Ok(())
+    }
+
+    fn serialize_i128(self, value: i128) -> Result<(), Error> {
+        self.integer(value);
+        Ok(())
+    }
+
+    fn serialize_u8(self, value: u8) -> Result<(), Error> {
+        self.integer(value);
+        Ok(())
+    }
+
+    fn serialize_u16(self, value: u16) -> Result<(), Error> {
+        self.integer(value);
+        Ok(())
+    }
+
+    fn serialize_u32(self, value: u32) -> Result<(), Error> {
+        self.integer(value);
+        Ok(())
+    }
+
+    fn serialize_u64(self, value: u64) -> Result<(), Error> {
+        self.integer(value);
+        Ok(())
+    }
+
+    fn serialize_u128(self, value: u128) -> Result<(), Error> {
+        self.integer(value);
+        Ok(())
+    }
+
+    fn serialize_f32(self, value: f32) -> Result<(), Error> {
+        // An f32 is written as the binary64 it converts to (exactly).
+        self.float(f64::from(value));
+        Ok(())
+    }
+
+    fn serialize_f64(self, value: f64) -> Result<(), Error> {
+        self.float(value);
+        Ok(())
+    }
+
+    fn serialize_char(self, value: char) -> Result<(), Error> {
+        self.string(value.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+
+    fn serialize_str(self, value: &str) -> Result<(), Error> {
+        self.string(value);
+        Ok(())
+    }
+
+    fn serialize_bytes(self, value: &[u8]) -> Result<(), Error> {
+        // As serde_json: an array of numbers.
+        let mut seq = self.compound('[', false);
+        for byte in value {
+            ser::SerializeSeq::serialize_element(&mut seq, byte)?;
+        }
+        ser::SerializeSeq::end(seq)
+    }
+
+    fn serialize_none(self) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_unit(self) -> Result<(), Error> {
+        self.out.push_str("null");
+        Ok(())
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        self.string(variant);
+        Ok(())
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.open_variant(variant);
+        value.serialize(&mut *self)?;
+        self.close_variant();
+        Ok(())
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, 'o>, Error> {
+        Ok(self.compound('[', false))
+    }
+
+    fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, 'o>, Error> {
+        Ok(self.compound('[', false))
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, 'o>, Error> {
+        Ok(self.compound('[', false))
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, 'o>, Error> {
+        self.open_variant(variant);
+        Ok(self.compound('[', true))
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, 'o>, Error> {
+        Ok(self.compound('{', false))
+    }
+
+    fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Struct<'a, 'o>, Error> {
+        if RAW_TOKENS.contains(&name) {
+            return Ok(Struct::Raw(self));
+        }
+        Ok(Struct::Object(self.compound('{', false)))
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, 'o>, Error> {
+        self.open_variant(variant);
+        Ok(self.compound('{', true))
+    }
+
+    fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<(), Error> {
+        self.display(value)
+    }
+}
+
+/// An array or object being written.
+struct Compound<'a, 'o> {
+    writer: &'a mut Writer<'o>,
+    /// No element written yet (an empty one closes as `[]` or `{}`).
+    first: bool,
+    /// The content of an enum variant: closing also closes `{"VARIANT": `.
+    variant: bool,
+    close: char,
+}
+
+impl Compound<'_, '_> {
+    /// The separator and indentation before an element or member.
+    #[inline]
+    fn next(&mut self) {
+        if self.first {
+            self.first = false;
+        } else {
+            self.writer.out.push(',');
+        }
+        self.writer.newline();
+    }
+
+    fn end(self) {
+        self.writer.depth -= 1;
+        if !self.first {
+            self.writer.newline();
+        }
+        self.writer.out.push(self.close);
+        if self.variant {
+            self.writer.close_variant();
+        }
+    }
+
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.next();
+        value.serialize(&mut *self.writer)
+    }
+
+    fn member<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Error> {
+        self.next();
+        self.writer.string(key);
+        self.writer.out.push_str(": ");
+        value.serialize(&mut *self.writer)
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self);
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self);
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self);
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self);
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.next();
+        key.serialize(Key(&mut *self.writer))
+    }
+
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.writer.out.push_str(": ");
+        value.serialize(&mut *self.writer)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self);
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
-        writer: &mut W,
-        char_escape: CharEscape,
-    ) -> io::Result<()> {
-        self.pretty.write_char_escape(writer, char_escape)
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.member(key, value)
     }
 
-    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.begin_array(writer)
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self);
+        Ok(())
     }
+}
 
-    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.end_array(writer)
-    }
+/// A struct being written: an object, or JSON text held by `serde_json` (see [`RAW_TOKENS`]).
+enum Struct<'a, 'o> {
+    Object(Compound<'a, 'o>),
+    Raw(&'a mut Writer<'o>),
+}
 
-    fn begin_array_value<W: ?Sized + io::Write>(
+impl ser::SerializeStruct for Struct<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
-        writer: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        self.pretty.begin_array_value(writer, first)
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        match self {
+            Struct::Object(object) => object.member(key, value),
+            Struct::Raw(writer) => value.serialize(Raw(&mut *writer.out)),
+        }
     }
 
-    fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.end_array_value(writer)
+    fn end(self) -> Result<(), Error> {
+        if let Struct::Object(object) = self {
+            object.end();
+        }
+        Ok(())
+    }
+}
+
+/// The serializer of map keys: strings, and the scalars `serde_json` writes as strings.
+struct Key<'a, 'o>(&'a mut Writer<'o>);
+
+impl Key<'_, '_> {
+    #[expect(
+        clippy::unnecessary_wraps,
+        reason = "every caller returns it as the serializer's result"
+    )]
+    fn quoted(self, text: &str) -> Result<(), Error> {
+        let out = &mut *self.0.out;
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+        Ok(())
     }
 
-    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.begin_object(writer)
+    fn integer<I: itoa::Integer>(self, value: I) -> Result<(), Error> {
+        self.quoted(itoa::Buffer::new().format(value))
     }
 
-    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.end_object(writer)
+    fn float(self, value: f64) -> Result<(), Error> {
+        if !value.is_finite() {
+            return Err(error("float key must be finite (got NaN or +/-inf)"));
+        }
+        self.quoted(number_str(&mut ryu_js::Buffer::new(), value))
+    }
+}
+
+fn key_must_be_a_string() -> Error {
+    error("key must be a string")
+}
+
+impl ser::Serializer for Key<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_bool(self, value: bool) -> Result<(), Error> {
+        self.quoted(if value { "true" } else { "false" })
     }
 
-    fn begin_object_key<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        self.pretty.begin_object_key(writer, first)
+    fn serialize_i8(self, value: i8) -> Result<(), Error> {
+        self.integer(value)
     }
 
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.begin_object_value(writer)
+    fn serialize_i16(self, value: i16) -> Result<(), Error> {
+        self.integer(value)
     }
 
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.end_object_value(writer)
+    fn serialize_i32(self, value: i32) -> Result<(), Error> {
+        self.integer(value)
     }
+
+    fn serialize_i64(self, value: i64) -> Result<(), Error> {
+        self.integer(value)
+    }
+
+    fn serialize_i128(self, value: i128) -> Result<(), Error> {
+        self.integer(value)
+    }
+
+    fn serialize_u8(self, value: u8) -> Result<(), Error> {
+        self.integer(value)
+    }
+
+    fn serialize_u16(self, value: u16) -> Result<(), Error> {
+        self.integer(value)
+    }
+
+    fn serialize_u32(self, value: u32) -> Result<(), Error> {
+        self.integer(value)
+    }
+
+    fn serialize_u64(self, value: u64) -> Result<(), Error> {
+        self.integer(value)
+    }
+
+    fn serialize_u128(self, value: u128) -> Result<(), Error> {
+        self.integer(value)
+    }
+
+    fn serialize_f32(self, value: f32) -> Result<(), Error> {
+        self.float(f64::from(value))
+    }
+
+    fn serialize_f64(self, value: f64) -> Result<(), Error> {
+        self.float(value)
+    }
+
+    fn serialize_char(self, value: char) -> Result<(), Error> {
+        self.0.string(value.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+
+    fn serialize_str(self, value: &str) -> Result<(), Error> {
+        self.0.string(value);
+        Ok(())
+    }
+
+    fn serialize_bytes(self, _value: &[u8]) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_none(self) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_unit(self) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        self.0.string(variant);
+        Ok(())
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleStruct, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStruct, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<(), Error> {
+        self.0.display(value)
+    }
+}
+
+/// Takes the JSON text of a [`RAW_TOKENS`] struct's field and writes it as it is.
+struct Raw<'a>(&'a mut String);
+
+impl ser::Serializer for Raw<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_str(self, value: &str) -> Result<(), Error> {
+        self.0.push_str(value);
+        Ok(())
+    }
+
+    fn serialize_bool(self, _value: bool) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_i8(self, _value: i8) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_i16(self, _value: i16) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_i32(self, _value: i32) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_i64(self, _value: i64) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_u8(self, _value: u8) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_u16(self, _value: u16) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_u32(self, _value: u32) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_u64(self, _value: u64) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_f32(self, _value: f32) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_f64(self, _value: f64) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_char(self, _value: char) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_bytes(self, _value: &[u8]) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_none(self) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_unit(self) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+    ) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _value: &T,
+    ) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result<(), Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleStruct, Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStruct, Error> {
+        Err(raw_must_be_text())
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        Err(raw_must_be_text())
+    }
+}
+
+fn raw_must_be_text() -> Error {
+    error("a serde_json number or raw value must hold its JSON text")
 }
 
 /// The ECMAScript text of a float (SPEC §3.6): `null` for NaN and infinities, `0` for both zeros.
@@ -199,3 +1064,6 @@ fn number_str(buffer: &mut ryu_js::Buffer, value: f64) -> &str {
         buffer.format_finite(value)
     }
 }
+
+#[cfg(test)]
+mod tests;

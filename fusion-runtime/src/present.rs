@@ -5,12 +5,11 @@
 //! that is the same for every model (truncation, block order, embed de-duplication) lives here.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 use serde::{Serialize, Serializer};
 
 use crate::json::{self, JsonError};
-use crate::response::{EmbedBlock, EmbedKind, ResponseBuilder, Rules, Suggestions};
+use crate::response::{DedupIndex, EmbedBlock, EmbedKind, ResponseBuilder, Rules, Suggestions};
 use crate::select::{FieldMask, Selection};
 use crate::toon::{self, table::Members};
 use crate::ui::{self, UiBlock};
@@ -80,6 +79,16 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
 
     /// The static item rules, in declaration order.
     const STATIC_RULES: &'static [&'static str] = &[];
+
+    /// Whether this presenter contributes nothing besides its data block and the rules of
+    /// [`Presenter::STATIC_RULES`]: no agent limit, UI, dynamic or collection rules, suggestions
+    /// or embeds.
+    ///
+    /// Its blocks are then the same for every value, single or collection, so a parent that
+    /// embeds it presents it once per presentation instead of once per item (SPEC §6.8 drops the
+    /// repeats anyway). `#[derive(Presenter)]` sets it; a presenter written by hand that sets it
+    /// must keep that promise, or the blocks of its later embeds are lost.
+    const STATIC_ONLY: bool = false;
 
     /// Item UI declarations of a single value, in declaration order.
     fn item_ui(&self, ctx: &Ctx, out: &mut Vec<UiBlock>) {
@@ -194,19 +203,54 @@ pub struct EmbedSink<'a> {
     /// Whether UI blocks are dropped: the parent item is not the first one, or the parent
     /// itself drops UI (a UI block counts as UI at every depth).
     skip_ui: bool,
-    seen: &'a mut HashSet<String>,
+    seen: &'a mut Seen,
     out: &'a mut Vec<EmbedBlock>,
+}
+
+/// What the embeds of one presentation (all its items) already contributed.
+#[derive(Default)]
+struct Seen {
+    /// Which texts are in the embed blocks so far (the `seen` set of SPEC §6.8).
+    texts: DedupIndex,
+    /// The [`Presenter::STATIC_RULES`] of the static-only children presented so far: their
+    /// blocks are in `texts`, and presenting an equal list again would add nothing. The first
+    /// few are kept inline (most parents embed one or two static-only types).
+    static_rules: [Option<&'static [&'static str]>; 4],
+    more_static_rules: Vec<&'static [&'static str]>,
+}
+
+impl Seen {
+    /// Whether a static-only child with these rules still has to be presented; records it.
+    fn first_static(&mut self, rules: &'static [&'static str]) -> bool {
+        let same = |seen: &&'static [&'static str]| std::ptr::eq(*seen, rules) || *seen == rules;
+        let inline = self.static_rules.iter().flatten();
+        if inline.chain(&self.more_static_rules).any(same) {
+            return false;
+        }
+        if let Some(free) = self.static_rules.iter_mut().find(|slot| slot.is_none()) {
+            *free = Some(rules);
+        } else {
+            self.more_static_rules.push(rules);
+        }
+        true
+    }
 }
 
 impl EmbedSink<'_> {
     /// Presents `value` as a single child.
     pub fn single<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, value: &T, ctx: &Ctx) {
+        if T::STATIC_ONLY && !self.seen.first_static(T::STATIC_RULES) {
+            return;
+        }
         let parts = Parts::of(Items::One(value), ctx, !self.skip_ui);
         self.append(parts);
     }
 
     /// Presents `items` as a child collection (an empty one still yields its static rules).
     pub fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, items: &[T], ctx: &Ctx) {
+        if T::STATIC_ONLY && !self.seen.first_static(T::STATIC_RULES) {
+            return;
+        }
         let parts = Parts::of(Items::Many(items), ctx, !self.skip_ui);
         self.append(parts);
     }
@@ -214,8 +258,11 @@ impl EmbedSink<'_> {
     fn append(&mut self, parts: Parts) {
         let skip_ui = self.skip_ui;
         let mut push = |block: EmbedBlock| {
-            if !self.seen.contains(block.text()) {
-                self.seen.insert(block.text().to_owned());
+            if self
+                .seen
+                .texts
+                .admit(self.out, block.text(), EmbedBlock::text)
+            {
                 self.out.push(block);
             }
         };
@@ -298,7 +345,7 @@ impl Parts {
                 Items::Many(kept) => T::collection_ui(kept, ctx, &mut self.ui),
             }
         }
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         let each: &[T] = match shown {
             Items::One(item) => std::slice::from_ref(item),
             Items::Many(kept) => kept,

@@ -12,7 +12,11 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::fmt::Write as _;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeStruct};
@@ -50,42 +54,64 @@ impl Suggestion {
 #[derive(Debug, Clone)]
 pub struct DedupList<T> {
     items: Vec<T>,
-    seen: Option<HashSet<T>>,
+    index: DedupIndex,
 }
-
-/// Past this many entries a hash set answers "seen?" instead of a linear scan.
-const DEDUP_SCAN_LIMIT: usize = 16;
 
 impl<T> Default for DedupList<T> {
     fn default() -> Self {
         DedupList {
             items: Vec::new(),
-            seen: None,
+            index: DedupIndex::default(),
         }
     }
 }
 
-impl<T: Eq + std::hash::Hash + Clone> DedupList<T> {
+impl<T: Eq + Hash> DedupList<T> {
     /// Appends `item` unless an equal one is already in the list; returns whether it was added.
     pub fn push(&mut self, item: T) -> bool {
-        if let Some(seen) = &mut self.seen {
-            if !seen.insert(item.clone()) {
-                return false;
-            }
-        } else {
-            if self.items.contains(&item) {
-                return false;
-            }
-            if self.items.len() >= DEDUP_SCAN_LIMIT {
-                let mut seen: HashSet<T> = self.items.iter().cloned().collect();
-                seen.insert(item.clone());
-                self.seen = Some(seen);
-            }
+        if !self.index.admit(&self.items, &item, |entry| entry) {
+            return false;
         }
         self.items.push(item);
         true
     }
+}
 
+impl DedupList<Cow<'static, str>> {
+    /// Appends the text of `args` unless an equal text is already in the list; returns whether
+    /// it was added.
+    ///
+    /// The text is written into a reused buffer first, so a repeated rule allocates nothing
+    /// (`#[derive(Presenter)]` pushes its rule templates this way).
+    pub fn push_fmt(&mut self, args: std::fmt::Arguments<'_>) -> bool {
+        if let Some(text) = args.as_str() {
+            return self.push(Cow::Borrowed(text));
+        }
+        RULE_SCRATCH.with(|scratch| {
+            // A `Display` impl that itself pushes a formatted rule finds the buffer taken.
+            let Ok(mut text) = scratch.try_borrow_mut() else {
+                let mut owned = String::new();
+                let _ = owned.write_fmt(args);
+                return self.push(Cow::Owned(owned));
+            };
+            text.clear();
+            // A `Display` impl that fails leaves the text it wrote (`format!` would panic).
+            let _ = text.write_fmt(args);
+            if !self.index.admit(&self.items, text.as_str(), AsRef::as_ref) {
+                return false;
+            }
+            self.items.push(Cow::Owned(text.as_str().to_owned()));
+            true
+        })
+    }
+}
+
+thread_local! {
+    /// The buffer [`DedupList::push_fmt`] formats into.
+    static RULE_SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+impl<T> DedupList<T> {
     /// The entries, in insertion order.
     pub fn as_slice(&self) -> &[T] {
         &self.items
@@ -99,6 +125,103 @@ impl<T: Eq + std::hash::Hash + Clone> DedupList<T> {
     /// The entries, in insertion order.
     pub fn into_vec(self) -> Vec<T> {
         self.items
+    }
+}
+
+/// Past this many entries a hash index answers "seen?" instead of a linear scan.
+const DEDUP_SCAN_LIMIT: usize = 16;
+
+/// Answers "is an entry with this key already in the list?" for a list that only grows: a scan
+/// while the list is short, then an index from key hashes to positions, so no key is cloned.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct DedupIndex {
+    index: Option<HashIndex>,
+}
+
+impl DedupIndex {
+    /// Whether no entry of `items` has the key `key`. When it returns `true` the caller must push
+    /// an entry with that key (at `items.len()`); entries are never removed or changed.
+    pub(crate) fn admit<T, Q: Eq + Hash + ?Sized>(
+        &mut self,
+        items: &[T],
+        key: &Q,
+        key_of: impl Fn(&T) -> &Q,
+    ) -> bool {
+        if let Some(index) = &mut self.index {
+            return index.admit(items, key, &key_of);
+        }
+        if items.iter().any(|entry| key_of(entry) == key) {
+            return false;
+        }
+        if items.len() >= DEDUP_SCAN_LIMIT {
+            let mut index = HashIndex::default();
+            for (at, entry) in items.iter().enumerate() {
+                index.record(key_of(entry), at);
+            }
+            index.record(key, items.len());
+            self.index = Some(index);
+        }
+        true
+    }
+}
+
+/// Positions of a list's entries by the (keyed, `SipHash`) hash of their key.
+#[derive(Debug, Clone, Default)]
+struct HashIndex {
+    state: RandomState,
+    positions: HashMap<u64, usize, BuildHasherDefault<Prehashed>>,
+}
+
+impl HashIndex {
+    fn record<Q: Hash + ?Sized>(&mut self, key: &Q, at: usize) {
+        let hash = self.state.hash_one(key);
+        self.positions.entry(hash).or_insert(at);
+    }
+
+    fn admit<T, Q: Eq + Hash + ?Sized>(
+        &mut self,
+        items: &[T],
+        key: &Q,
+        key_of: &impl Fn(&T) -> &Q,
+    ) -> bool {
+        let hash = self.state.hash_one(key);
+        match self.positions.entry(hash) {
+            Entry::Vacant(slot) => {
+                slot.insert(items.len());
+                true
+            }
+            Entry::Occupied(slot) => {
+                if items
+                    .get(*slot.get())
+                    .is_some_and(|entry| key_of(entry) == key)
+                {
+                    return false;
+                }
+                // Two keys with one 64-bit hash: the exact answer by a scan (never in practice).
+                !items.iter().any(|entry| key_of(entry) == key)
+            }
+        }
+    }
+}
+
+/// The hasher of keys that already are keyed hashes: it passes them through.
+#[derive(Debug, Clone, Copy, Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed with it; fold anything else in rather than panic.
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
     }
 }
 
@@ -131,10 +254,7 @@ impl EmbedBlock {
         let text = match &kind {
             EmbedKind::Ui(block) => block.render(),
             EmbedKind::Rules(rules) => list_block("domain_rules", rules.iter().map(|r| &**r)),
-            EmbedKind::Suggestions(suggestions) => list_block(
-                "action_suggestions",
-                suggestions.iter().map(Suggestion::body),
-            ),
+            EmbedKind::Suggestions(suggestions) => suggestions_block(suggestions),
         };
         EmbedBlock { text, kind }
     }
@@ -158,19 +278,58 @@ impl EmbedBlock {
 /// A list block (SPEC §2.3): `<NAME>\n- item\n- item\n</NAME>`.
 pub(crate) fn list_block<I, S>(name: &str, items: I) -> String
 where
-    I: IntoIterator<Item = S>,
+    I: IntoIterator<Item = S> + Clone,
     S: AsRef<str>,
 {
-    let mut out = String::with_capacity(64);
-    out.push('<');
-    out.push_str(name);
-    out.push_str(">\n");
+    // Sized up front: escaping rarely lengthens an item, so the block is written in one piece.
+    let bodies: usize = items
+        .clone()
+        .into_iter()
+        .map(|i| i.as_ref().len() + 3)
+        .sum();
+    let mut out = open_list(name, bodies);
     for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
         escape::push_item(&mut out, item.as_ref());
     }
+    close_list(out, name)
+}
+
+/// The list block of suggestions, each item `tool: reason`.
+pub(crate) fn suggestions_block(suggestions: &[Suggestion]) -> String {
+    const NAME: &str = "action_suggestions";
+    let bodies: usize = suggestions
+        .iter()
+        .map(|s| s.tool.len() + s.reason.len() + 5)
+        .sum();
+    let mut out = open_list(NAME, bodies);
+    // One body buffer for all items: SPEC §5.3 reads the whole body (a tag start at the end of
+    // the tool is no tag start when `:` follows), so the body is joined before it is escaped.
+    let mut body = String::new();
+    for (i, suggestion) in suggestions.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        body.clear();
+        body.push_str(&suggestion.tool);
+        body.push_str(": ");
+        body.push_str(&suggestion.reason);
+        escape::push_item(&mut out, &body);
+    }
+    close_list(out, NAME)
+}
+
+fn open_list(name: &str, bodies: usize) -> String {
+    let mut out = String::with_capacity(2 * name.len() + 6 + bodies);
+    out.push('<');
+    out.push_str(name);
+    out.push_str(">\n");
+    out
+}
+
+fn close_list(mut out: String, name: &str) -> String {
     out.push_str("\n</");
     out.push_str(name);
     out.push('>');
@@ -325,14 +484,14 @@ impl ResponseBuilder {
         let mut blocks = Vec::with_capacity(1 + ui.len() + embeds.len() + 3);
         blocks.push(data.text);
         blocks.extend(ui.iter().map(UiBlock::render));
-        let mut view_ui = Vec::with_capacity(ui.len());
-        let mut view_rules: Vec<String> = Vec::new();
+        // The view takes the lists as they are; embeds add to them (no copies of texts).
+        let mut view_ui = ui;
+        let mut view_rules: Vec<Cow<'static, str>> = Vec::new();
         let mut view_suggestions: Vec<Suggestion> = Vec::new();
-        view_ui.extend(ui);
         for embed in embeds {
             match embed.kind {
                 EmbedKind::Ui(block) => view_ui.push(block),
-                EmbedKind::Rules(list) => view_rules.extend(list.into_iter().map(Cow::into_owned)),
+                EmbedKind::Rules(list) => view_rules.extend(list),
                 EmbedKind::Suggestions(list) => view_suggestions.extend(list),
             }
             blocks.push(embed.text);
@@ -344,13 +503,10 @@ impl ResponseBuilder {
             blocks.push(list_block("domain_rules", rules.as_slice()));
         }
         if !suggestions.is_empty() {
-            blocks.push(list_block(
-                "action_suggestions",
-                suggestions.as_slice().iter().map(Suggestion::body),
-            ));
+            blocks.push(suggestions_block(suggestions.as_slice()));
         }
-        view_rules.extend(rules.into_vec().into_iter().map(Cow::into_owned));
-        view_suggestions.extend(suggestions.into_vec());
+        let view_rules = append(view_rules, rules.into_vec());
+        let view_suggestions = append(view_suggestions, suggestions.into_vec());
         ToolResponse {
             blocks,
             structured_content: structured,
@@ -360,10 +516,20 @@ impl ResponseBuilder {
                 ui: view_ui,
                 hints,
                 rules: view_rules,
+                owned_rules: OnceLock::new(),
                 suggestions: view_suggestions,
             },
         }
     }
+}
+
+/// `first` then `then`, reusing `then` when `first` is empty.
+fn append<T>(mut first: Vec<T>, then: Vec<T>) -> Vec<T> {
+    if first.is_empty() {
+        return then;
+    }
+    first.extend(then);
+    first
 }
 
 /// One MCP tool result: ordered text blocks, optional `structuredContent`, the three-state
@@ -476,5 +642,63 @@ impl Serialize for ToolResponse {
             result.serialize_field("isError", &is_error)?;
         }
         result.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::{DEDUP_SCAN_LIMIT, DedupList};
+
+    #[test]
+    fn dedup_list_drops_repeats_before_and_after_the_index() {
+        let mut list: DedupList<Cow<'static, str>> = DedupList::default();
+        for round in 0..3 {
+            for i in 0..(3 * DEDUP_SCAN_LIMIT) {
+                // Owned and borrowed texts compare equal; only the first of each is kept.
+                let text = format!("rule {i}");
+                let added = if i % 2 == 0 {
+                    list.push(Cow::Owned(text))
+                } else {
+                    list.push(Cow::Borrowed(Box::leak(text.into_boxed_str())))
+                };
+                assert_eq!(added, round == 0, "round {round}, rule {i}");
+            }
+        }
+        let expected: Vec<String> = (0..3 * DEDUP_SCAN_LIMIT)
+            .map(|i| format!("rule {i}"))
+            .collect();
+        assert_eq!(list.as_slice(), expected.as_slice());
+    }
+
+    #[test]
+    fn push_fmt_dedups_like_push() {
+        let mut list: DedupList<Cow<'static, str>> = DedupList::default();
+        for round in 0..2 {
+            for i in 0..(2 * DEDUP_SCAN_LIMIT) {
+                let added = if round == 0 {
+                    list.push_fmt(format_args!("Invoice {i} is overdue."))
+                } else {
+                    list.push(Cow::Owned(format!("Invoice {i} is overdue.")))
+                };
+                assert_eq!(added, round == 0, "round {round}, rule {i}");
+                assert!(!list.push_fmt(format_args!("Invoice {i} is overdue.")));
+            }
+        }
+        assert!(list.push_fmt(format_args!("static text")));
+        assert!(!list.push(Cow::Borrowed("static text")));
+        assert_eq!(list.as_slice().len(), 2 * DEDUP_SCAN_LIMIT + 1);
+        assert_eq!(list.as_slice()[3], "Invoice 3 is overdue.");
+    }
+
+    #[test]
+    fn dedup_list_keeps_insertion_order_across_the_switch() {
+        let mut list = DedupList::default();
+        for i in (0..40).rev().chain(0..40) {
+            list.push(i % 25);
+        }
+        let expected: Vec<i32> = (0..15).rev().chain((15..25).rev()).collect();
+        assert_eq!(list.into_vec(), expected);
     }
 }

@@ -8,8 +8,8 @@
 //!   and the three-state `isError` reach the client exactly as fusion built them. (rmcp marks
 //!   every `Err(..)` of a `Result` as an error: return a warning as `Ok(error.into_response())`
 //!   to keep its `isError: false`.)
-//! - **Add one fusion tool to an existing `#[tool_router]` server** with [`route`]: the other
-//!   tools do not change.
+//! - **Add one fusion tool to an existing `#[tool_router]` server** with [`route`] (or
+//!   [`route_async`] for a handler that awaits): the other tools do not change.
 //!
 //!   ```ignore
 //!   #[tool_router]
@@ -36,10 +36,14 @@
 //!   }
 //!   ```
 //!
-//! Handlers are synchronous and run on the runtime's thread: keep them quick, or hand heavy
-//! work to your own pool.
+//! Handlers are synchronous or asynchronous. A synchronous one (`ToolSet::tool`, [`route`])
+//! runs on the runtime's thread: keep it quick. An asynchronous one (`ToolSet::tool_async`,
+//! [`route_async`]) may await I/O; its future runs on the runtime like any other task, and a
+//! panic in it ends the call with `INTERNAL_ERROR`, as in a synchronous one.
 
 use std::borrow::Cow;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRoute;
@@ -133,6 +137,8 @@ fn arguments_value(arguments: Option<JsonObject>) -> Option<Value> {
 ///
 /// Routing, validation, presentation and `INTERNAL_ERROR` work as in a [`ToolSet`]; handler
 /// failures are reported with [`report_to_stderr`].
+///
+/// For a handler that awaits, see [`route_async`].
 pub fn route<S, T, F, R>(handler: F) -> Result<ToolRoute<S>, DefinitionError>
 where
     S: Send + Sync + 'static,
@@ -164,7 +170,67 @@ where
     ))
 }
 
+/// An rmcp tool route for the fusion tool `T`, answered by the asynchronous
+/// `handler(&server, input, call)`: the asynchronous [`route`].
+///
+/// The handler is called with the server borrowed and returns a `Send + 'static` future, so
+/// take what the future needs from the server first (a clone of an `Arc`, or of the whole
+/// server: `#[tool_router]` servers are usually `Clone`). An error, or a panic while the handler
+/// runs or its future is polled, ends the call with `INTERNAL_ERROR`, reported with
+/// [`report_to_stderr`].
+///
+/// ```ignore
+/// impl Counter {
+///     fn router() -> ToolRouter<Self> {
+///         Self::tool_router().with_route(
+///             fusion_runtime::rmcp::route_async(|server: &Self, action: Billing, call: Call| {
+///                 let billing = server.billing.clone(); // an Arc
+///                 async move { billing.answer(action, call).await }
+///             })
+///             .unwrap(),
+///         )
+///     }
+/// }
+/// ```
+pub fn route_async<S, T, F, Fut>(handler: F) -> Result<ToolRoute<S>, DefinitionError>
+where
+    S: Send + Sync + 'static,
+    T: Tool,
+    F: Fn(&S, T, Call) -> Fut + Send + Sync + 'static,
+    Fut: Future + Send + 'static,
+    Fut::Output: IntoToolResponse,
+{
+    let definition = Arc::new(ToolDefinition::of::<T>()?);
+    let attr = rmcp::model::Tool::from(&*definition);
+    Ok(ToolRoute::new_dyn(
+        attr,
+        move |context: ToolCallContext<'_, S>| {
+            let (input, call) = match definition
+                .parse(arguments_value(context.arguments))
+                .and_then(crate::tool::ParsedCall::into_typed::<T>)
+            {
+                Ok(parts) => parts,
+                Err(response) => {
+                    return Box::pin(async move { Ok(CallToolResult::from(response).into()) });
+                }
+            };
+            // The handler is called now (the input need not be `Send`); only its future, which
+            // must be, travels in the returned one. A panic here is caught like one in the future.
+            let handed = call.clone();
+            let started =
+                catch_unwind(AssertUnwindSafe(|| handler(context.service, input, handed)));
+            Box::pin(async move {
+                let response = call.drive(&report_to_stderr, started).await;
+                Ok(CallToolResult::from(response).into())
+            })
+        },
+    ))
+}
+
 /// An rmcp server for a [`ToolSet`]: `tools/list` and `tools/call`, announcing `name`.
+///
+/// Calls are answered with [`ToolSet::call_async`], so asynchronous handlers are awaited on the
+/// server's runtime.
 pub struct FusionServer {
     tools: ToolSet,
     info: Implementation,
@@ -239,7 +305,10 @@ impl ServerHandler for FusionServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name: Cow<'_, str> = request.name;
-        let response = self.tools.call(&name, arguments_value(request.arguments));
+        let response = self
+            .tools
+            .call_async(&name, arguments_value(request.arguments))
+            .await;
         Ok(CallToolResult::from(response).into())
     }
 }

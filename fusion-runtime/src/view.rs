@@ -3,6 +3,7 @@
 //! Every response the toolkit builds carries one; [`ToolResponse::view`](crate::ToolResponse::view)
 //! borrows it. The [`testing`](crate::testing) module asserts on it.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use crate::response::{Suggestion, ToolResponse};
@@ -73,7 +74,10 @@ fn parse_wire(text: &str) -> serde_json::Value {
 pub(crate) struct ViewParts {
     pub(crate) ui: Vec<UiBlock>,
     pub(crate) hints: Vec<String>,
-    pub(crate) rules: Vec<String>,
+    /// The rules as pushed: static texts stay borrowed, so a render allocates nothing for them.
+    pub(crate) rules: Vec<Cow<'static, str>>,
+    /// [`ViewParts::rules`] as `String`s, made on the first call of [`TestingView::rules`].
+    pub(crate) owned_rules: OnceLock<Vec<String>>,
     pub(crate) suggestions: Vec<Suggestion>,
 }
 
@@ -147,7 +151,14 @@ impl<'a> TestingView<'a> {
 
     /// Every rule on the wire across all rule blocks, in wire order (children's first).
     pub fn rules(&self) -> &'a [String] {
-        &self.response.view_parts.rules
+        let parts = &self.response.view_parts;
+        parts.owned_rules.get_or_init(|| {
+            parts
+                .rules
+                .iter()
+                .map(|rule| String::from(rule.as_ref()))
+                .collect()
+        })
     }
 
     /// Every suggestion on the wire across all suggestion blocks, in wire order.

@@ -1,15 +1,15 @@
 //! An existing rmcp server that adopts fusion in one tool, without touching the others.
 //!
 //! `Counter` is a plain rmcp `#[tool_router]` server. Adding the fusion `billing`
-//! tool takes a handler method and one `with_route` line; the rmcp tools stay exactly as they
-//! were (`report` shows that a plain rmcp tool may also return fusion's responses and errors).
+//! tool takes one `with_route` line (here with an asynchronous handler, `route_async`); the
+//! rmcp tools stay exactly as they were (`report` shows that a plain rmcp tool may also return
+//! fusion's responses and errors).
 //!
 //! `cargo run -p fusion-examples --bin counter_server` (MCP over stdio, server name `counter`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use fusion_examples::tools::Answer;
 use fusion_examples::{Billing, BillingApp, Store};
 use fusion_runtime::tool::Call;
 use fusion_runtime::{ResponseBuilder, ToolError, ToolResponse};
@@ -43,10 +43,6 @@ impl Counter {
     // A plain rmcp tool can return fusion values too: `ToolResponse` and `ToolError` implement
     // rmcp's `IntoCallToolResult`.
     #[tool]
-    #[allow(
-        clippy::result_large_err,
-        reason = "the error is the envelope sent to the client"
-    )]
     fn report(&self) -> Result<ToolResponse, ToolError> {
         let count = self.count.load(Ordering::SeqCst);
         if count == 0 {
@@ -64,19 +60,19 @@ impl Counter {
 
 impl Counter {
     fn new(billing: Arc<BillingApp>) -> Result<Self, fusion_runtime::tool::DefinitionError> {
-        // The only change to the router: one more route, for the fusion tool.
-        let tool_router =
-            Self::tool_router().with_route(fusion_runtime::rmcp::route(Self::billing)?);
+        // The only change to the router: one more route, for the fusion tool. Its handler is
+        // asynchronous: it takes what its future needs from the server (an `Arc`), and the
+        // future answers with validated, typed input in and presented blocks out.
+        let tool_router = Self::tool_router().with_route(fusion_runtime::rmcp::route_async(
+            |server: &Self, action: Billing, call: Call| {
+                server.billing.clone().answer(action, call)
+            },
+        )?);
         Ok(Counter {
             count: Arc::new(AtomicI64::new(0)),
             billing,
             tool_router,
         })
-    }
-
-    /// The fusion tool: a validated, typed action in; presented blocks out.
-    fn billing(&self, action: Billing, call: &Call) -> Answer {
-        self.billing.billing(action, call)
     }
 }
 

@@ -17,121 +17,30 @@
 
 use std::process::ExitCode;
 
-use fusion_runtime::{Format, Presenter, ToolResponse, UiBlock, Width, ui};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use fusion_examples::models::{Invoice, InvoiceRow};
+use fusion_examples::store::Store;
+use fusion_runtime::{FieldMask, Format, Model, Selection, ToolResponse};
+use serde::{Serialize, Serializer};
 
-const FIXTURE: &str = include_str!("../../data/billing.json");
 const SYNTHETIC_ROWS: usize = 10_000;
 
-#[derive(Deserialize)]
-struct Fixture {
-    invoices: Vec<Invoice>,
+/// A collection written as the presenter writes it under `_select`: each item through the
+/// model's generated wire writer with the selection's mask (no agent limit, so every dataset
+/// keeps all its items).
+struct Selected<'a, T> {
+    items: &'a [T],
+    mask: &'a FieldMask,
 }
 
-/// The Invoice presenter of BILLING.md; the derive writes its wire form.
-#[derive(Presenter, Deserialize, Clone)]
-#[presenter(agent_limit = 50)]
-#[rule("amount_cents is in CENTS. Divide by 100.")]
-#[rule(
-    when = Self::is_overdue,
-    text = "Invoice {id} is overdue since {due_at}: mention it first."
-)]
-#[suggest(tool = "billing.remind", reason = "Send a payment reminder", when = Self::is_open)]
-#[suggest(
-    tool = "billing.void_invoice",
-    reason = "Void it if it cannot be collected",
-    when = Self::is_open
-)]
-#[ui(Self::gauge)]
-#[collection_ui(Self::summary)]
-struct Invoice {
-    id: String,
-    #[embed]
-    customer: Customer,
-    amount_cents: u64,
-    currency: String,
-    status: String,
-    issued_at: String,
-    due_at: String,
-    #[embed]
-    lines: Vec<InvoiceLine>,
-    #[serde(skip_serializing)]
-    #[allow(dead_code, reason = "read from the data, never written (BILLING.md)")]
-    internal_margin_bps: u32,
-}
-
-impl Invoice {
-    fn is_overdue(&self) -> bool {
-        self.status == "overdue"
-    }
-
-    fn is_open(&self) -> bool {
-        matches!(self.status.as_str(), "pending" | "overdue")
-    }
-
-    #[allow(clippy::cast_precision_loss, reason = "a chart value")]
-    fn gauge(&self) -> UiBlock {
-        ui::echarts(serde_json::json!({
-            "series": [{"type": "gauge", "data": [{"value": self.amount_cents as f64 / 100.0}]}]
-        }))
-        .title("Amount (EUR)")
-        .width(Width::Half)
-        .priority(1)
-    }
-
-    fn summary(items: &[Self]) -> UiBlock {
-        let count = |status: &str| items.iter().filter(|i| i.status == status).count();
-        ui::summary(format!(
-            "{} invoices: {} paid, {} pending, {} overdue",
-            items.len(),
-            count("paid"),
-            count("pending"),
-            count("overdue")
-        ))
-    }
-}
-
-#[derive(Presenter, Deserialize, Clone)]
-#[rule("customer.email is redacted for privacy; never ask the user for it.")]
-struct Customer {
-    id: String,
-    name: String,
-    #[redact]
-    email: String,
-    country: String,
-}
-
-#[derive(Presenter, Deserialize, Clone)]
-#[rule("unit_price_cents is in CENTS. Divide by 100.")]
-struct InvoiceLine {
-    sku: String,
-    description: String,
-    qty: u32,
-    unit_price_cents: u64,
-}
-
-/// The flat export row of BILLING.md.
-#[derive(Presenter)]
-struct InvoiceRow {
-    id: String,
-    customer: String,
-    amount_cents: u64,
-    currency: String,
-    status: String,
-    issued_at: String,
-}
-
-impl InvoiceRow {
-    fn of(invoice: &Invoice, id: String) -> Self {
-        InvoiceRow {
-            id,
-            customer: invoice.customer.name.clone(),
-            amount_cents: invoice.amount_cents,
-            currency: invoice.currency.clone(),
-            status: invoice.status.clone(),
-            issued_at: invoice.issued_at.clone(),
+impl<T: Model> Serialize for Selected<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct One<'a, T>(&'a T, &'a FieldMask);
+        impl<T: Model> Serialize for One<'_, T> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.0.serialize_selected(self.1, serializer)
+            }
         }
+        serializer.collect_seq(self.items.iter().map(|item| One(item, self.mask)))
     }
 }
 
@@ -142,12 +51,11 @@ struct Block {
 }
 
 /// The blocks of one dataset. `select2` and `select3` name fields in declaration order.
-fn blocks<T: Serialize>(
+fn blocks<T: Model>(
     items: &[T],
     select2: &[&str],
     select3: &[&str],
 ) -> Result<Vec<Block>, Box<dyn std::error::Error>> {
-    let wire = serde_json::to_value(items)?;
     let mut blocks = vec![
         Block {
             format: "pretty JSON (SPEC §3 data block)".into(),
@@ -158,36 +66,20 @@ fn blocks<T: Serialize>(
             text: serde_json::to_string(items)?,
         },
         Block {
-            format: "TOON, pipe (toon_success)".into(),
-            text: fusion_runtime::toon_success(items)?.blocks()[0].clone(),
+            format: "TOON, pipe (toon_success_table)".into(),
+            text: fusion_runtime::toon_success_table(items)?.blocks()[0].clone(),
         },
     ];
     for fields in [select2, select3] {
         blocks.push(Block {
             format: format!("_select {} (pretty JSON)", fields.join(",")),
-            text: fusion_runtime::json::to_string(&select(&wire, fields))?,
+            text: fusion_runtime::json::to_string(&Selected {
+                items,
+                mask: &FieldMask::of::<T>(&Selection::new(fields.iter().copied())),
+            })?,
         });
     }
     Ok(blocks)
-}
-
-/// Each item keeping only `fields`, in the item's own (declaration) order.
-fn select(wire: &Value, fields: &[&str]) -> Value {
-    let items = wire.as_array().map_or(&[][..], Vec::as_slice);
-    Value::Array(
-        items
-            .iter()
-            .map(|item| {
-                let members = item.as_object().into_iter().flatten();
-                Value::Object(
-                    members
-                        .filter(|(name, _)| fields.contains(&name.as_str()))
-                        .map(|(name, value)| (name.clone(), value.clone()))
-                        .collect(),
-                )
-            })
-            .collect(),
-    )
 }
 
 fn report(
@@ -306,18 +198,18 @@ fn main() -> ExitCode {
 /// tokens for the 10,000 rows, and the whole `get_invoice` response with the TOON data block
 /// within 70% of the tokens of the same response with the JSON data block.
 fn run() -> Result<bool, Box<dyn std::error::Error>> {
-    let fixture: Fixture = serde_json::from_str(FIXTURE)?;
-    let invoices = fixture.invoices;
-    let rows: Vec<InvoiceRow> = invoices
-        .iter()
-        .map(|invoice| InvoiceRow::of(invoice, invoice.id.clone()))
-        .collect();
+    let store = Store::load()?;
+    let invoices: Vec<Invoice> = store.invoices().cloned().collect();
+    let rows: Vec<InvoiceRow> = invoices.iter().map(InvoiceRow::from).collect();
     let synthetic: Vec<InvoiceRow> = invoices
         .iter()
         .cycle()
         .take(SYNTHETIC_ROWS)
         .enumerate()
-        .map(|(i, invoice)| InvoiceRow::of(invoice, format!("INV-{:05}", i + 1)))
+        .map(|(i, invoice)| InvoiceRow {
+            id: format!("INV-{:05}", i + 1),
+            ..InvoiceRow::from(invoice)
+        })
         .collect();
     let bpe = tiktoken_rs::o200k_base()?;
 

@@ -24,9 +24,18 @@ pub struct Tool {
 #[derive(Default)]
 pub struct Action {
     pub description: Option<LitStr>,
-    pub returns: Option<Type>,
+    pub returns: Option<Returns>,
+    pub structured: bool,
     pub destructive: bool,
     pub read_only: bool,
+}
+
+/// The model an action presents: `returns = Model` (a single value) or `returns = [Model]` (a
+/// collection).
+pub struct Returns {
+    /// The model type (the element type of `[Model]`).
+    pub model: Type,
+    pub collection: bool,
 }
 
 impl Tool {
@@ -59,11 +68,15 @@ impl Tool {
                 key::TOON if place == "a struct" => Some(
                     "`toon` lays out the actions of a discriminated tool; a struct is a flat tool with none, so remove `toon`".to_owned(),
                 ),
-                key::RETURNS | key::DESTRUCTIVE | key::READ_ONLY if place == "an enum" => Some(format!(
+                key::RETURNS | key::STRUCTURED | key::DESTRUCTIVE | key::READ_ONLY
+                    if place == "an enum" =>
+                {
+                    Some(format!(
                     "`{name}` is not expected on the enum; put it on the variant it is about: `#[{}({})]`",
                     attr::ATTR,
-                    attr::example(name)
-                )),
+                        attr::example(name)
+                    ))
+                }
                 _ => None,
             }
         };
@@ -189,11 +202,77 @@ fn action(args: &Args, errors: &mut Errors) -> Action {
             "an action cannot be both `destructive` and `read_only`; keep the one that is true",
         );
     }
+    let returns = args.ty(key::RETURNS).map(|ty| returns(ty, errors));
+    let structured = args.flag(key::STRUCTURED);
+    if let (
+        Some(span),
+        Some(Returns {
+            model,
+            collection: true,
+        }),
+    ) = (structured, &returns)
+    {
+        errors.at(
+            span,
+            format!(
+                "a collection cannot be structured content: `structuredContent` is a JSON object and a collection's root is a list (SPEC §11.2); remove `structured`, or return a single value: `returns = {}`",
+                quote::ToTokens::to_token_stream(model)
+            ),
+        );
+    }
     Action {
         description: args.text(key::DESCRIPTION).cloned(),
-        returns: args.ty(key::RETURNS).cloned(),
+        returns,
+        structured: structured.is_some(),
         destructive: destructive.is_some(),
         read_only: read_only.is_some(),
+    }
+}
+
+/// `returns = Model` or `returns = [Model]`; a `Vec<Model>` gets a hint, since the key names
+/// the presented model and not the handler's return type.
+fn returns(ty: &Type, errors: &mut Errors) -> Returns {
+    // A type passed through a `macro_rules!` fragment arrives wrapped in an invisible group.
+    let mut ty = ty;
+    while let Type::Group(syn::TypeGroup { elem, .. }) | Type::Paren(syn::TypeParen { elem, .. }) =
+        ty
+    {
+        ty = elem;
+    }
+    if let Type::Slice(slice) = ty {
+        return Returns {
+            model: (*slice.elem).clone(),
+            collection: true,
+        };
+    }
+    if let Some(element) = vec_element(ty) {
+        errors.spanned(
+            ty,
+            format!(
+                "`returns` names the presented model; write a collection of it as `returns = [{}]`",
+                quote::ToTokens::to_token_stream(element)
+            ),
+        );
+    }
+    Returns {
+        model: ty.clone(),
+        collection: false,
+    }
+}
+
+/// `T` of `Vec<T>` (any path ending in `Vec`).
+fn vec_element(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != "Vec" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(element) if args.args.len() == 1 => Some(element),
+        _ => None,
     }
 }
 

@@ -32,6 +32,8 @@ pub mod key {
     pub const DESTRUCTIVE: &str = "destructive";
     /// A read-only action.
     pub const READ_ONLY: &str = "read_only";
+    /// An action that asks for `structuredContent`.
+    pub const STRUCTURED: &str = "structured";
     /// The path of the runtime crate when it is re-exported under another name.
     pub const CRATE: &str = "crate";
 }
@@ -52,6 +54,7 @@ pub const STRUCT_KEYS: &[&str] = &[
     key::SELECT,
     key::OUTPUT,
     key::RETURNS,
+    key::STRUCTURED,
     key::DESTRUCTIVE,
     key::READ_ONLY,
     key::CRATE,
@@ -60,6 +63,7 @@ pub const STRUCT_KEYS: &[&str] = &[
 pub const VARIANT_KEYS: &[&str] = &[
     key::DESCRIPTION,
     key::RETURNS,
+    key::STRUCTURED,
     key::DESTRUCTIVE,
     key::READ_ONLY,
 ];
@@ -79,7 +83,7 @@ enum Kind {
 
 fn kind(key: &str) -> Kind {
     match key {
-        key::SELECT | key::TOON | key::DESTRUCTIVE | key::READ_ONLY => Kind::Flag,
+        key::SELECT | key::TOON | key::STRUCTURED | key::DESTRUCTIVE | key::READ_ONLY => Kind::Flag,
         key::NAME | key::DESCRIPTION => Kind::Text,
         key::CRATE => Kind::Path,
         _ => Kind::Type,

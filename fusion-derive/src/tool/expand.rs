@@ -15,10 +15,12 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
     let description = tool.description.as_ref().map(|d| quote!(.description(#d)));
     let select = tool.select.then(|| quote!(.select()));
     let layout = tool.toon.then(|| quote!(.toon()));
-    let output = tool.output.as_ref().map(|ty| {
+    let output = match (&tool.output, structured_model(tool)) {
         // Spanned at the user's type, so a type without `JsonSchema` is reported there.
-        quote_spanned!(ty.span()=> .output::<#ty>())
-    });
+        (Some(ty), _) => Some(quote_spanned!(ty.span()=> .output::<#ty>())),
+        (None, Some(model)) => Some(quote_spanned!(model.span()=> .structured_output::<#model>())),
+        (None, None) => None,
+    };
     let actions = tool.actions.iter().map(|action| {
         let spec = action_spec(&p, action);
         quote!(.variant(#spec))
@@ -32,18 +34,38 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
     )
 }
 
+/// The model the `outputSchema` is generated from when the tool declares no `output`: the one
+/// model that every action presents as a structured single value. (With actions that differ,
+/// no one schema describes every `structuredContent`, so none is generated.)
+fn structured_model(tool: &Tool) -> Option<&syn::Type> {
+    let mut models = tool.actions.iter().map(|action| match &action.returns {
+        Some(returns) if action.structured && !returns.collection => Some(&returns.model),
+        _ => None,
+    });
+    let first = models.next()??;
+    let key = |ty: &syn::Type| quote!(#ty).to_string();
+    models
+        .all(|model| model.is_some_and(|model| key(model) == key(first)))
+        .then_some(first)
+}
+
 fn action_spec(p: &TokenStream, action: &Action) -> TokenStream {
     let description = action
         .description
         .as_ref()
         .map(|d| quote!(.description(#d)));
-    let returns = action
-        .returns
-        .as_ref()
-        .map(|ty| quote_spanned!(ty.span()=> .returns::<#ty>()));
+    let returns = action.returns.as_ref().map(|returns| {
+        let model = &returns.model;
+        if returns.collection {
+            quote_spanned!(model.span()=> .returns_all::<#model>())
+        } else {
+            quote_spanned!(model.span()=> .returns::<#model>())
+        }
+    });
+    let structured = action.structured.then(|| quote!(.structured()));
     let destructive = action.destructive.then(|| quote!(.destructive()));
     let read_only = action.read_only.then(|| quote!(.read_only()));
-    quote!(#p::ActionSpec::new() #description #returns #destructive #read_only)
+    quote!(#p::ActionSpec::new() #description #returns #structured #destructive #read_only)
 }
 
 /// The impl block around a `spec()` body.

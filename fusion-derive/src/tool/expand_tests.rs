@@ -47,3 +47,28 @@ fn mistakes_give_errors_and_a_stub() {
         }
     }));
 }
+
+#[test]
+fn structured_actions_and_collections() {
+    // Not every action is structured: no output schema is generated.
+    insta::assert_snapshot!(expand(quote! {
+        #[serde(tag = "action")]
+        #[fusion(select)]
+        enum Billing {
+            #[fusion(returns = Invoice, structured)]
+            Get { id: String },
+            #[fusion(returns = [Invoice])]
+            List,
+        }
+    }));
+}
+
+#[test]
+fn structured_flat_tool_generates_its_output_schema() {
+    insta::assert_snapshot!(expand(quote! {
+        #[fusion(returns = Invoice, structured, select)]
+        struct GetInvoice {
+            id: String,
+        }
+    }));
+}

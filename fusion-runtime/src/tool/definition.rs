@@ -69,6 +69,8 @@ pub(crate) struct ActionDef {
     root: ObjectShape,
     destructive: bool,
     read_only: bool,
+    /// The action asks for `structuredContent` (SPEC §11.2).
+    structured: bool,
 }
 
 /// A tool ready to list and to call: its MCP definition, and the compiled checks of its input.
@@ -227,6 +229,7 @@ impl ToolDefinition {
             reference,
             arguments,
             selection: selection.unwrap_or_default(),
+            structured: action.structured,
         })
     }
 
@@ -352,6 +355,7 @@ pub struct ParsedCall {
     reference: String,
     arguments: Value,
     selection: Selection,
+    structured: bool,
 }
 
 impl ParsedCall {
@@ -380,6 +384,11 @@ impl ParsedCall {
         &self.selection
     }
 
+    /// Whether the action asks for `structuredContent` (SPEC §11.2).
+    pub fn is_structured(&self) -> bool {
+        self.structured
+    }
+
     /// The arguments and the call context, without copying the arguments.
     pub(crate) fn into_parts(self) -> (Value, super::Call) {
         let call = super::Call {
@@ -387,6 +396,7 @@ impl ParsedCall {
             action: self.action,
             reference: self.reference,
             selection: self.selection,
+            structured: self.structured,
         };
         (self.arguments, call)
     }
@@ -406,6 +416,7 @@ impl ParsedCall {
             reference,
             arguments,
             selection,
+            structured,
         } = self;
         let input = read_typed::<T>(arguments, &reference)?;
         Ok((
@@ -415,6 +426,7 @@ impl ParsedCall {
                 action,
                 reference,
                 selection,
+                structured,
             },
         ))
     }
@@ -586,13 +598,7 @@ impl<'a> Builder<'a> {
             );
         }
         let specs = self.specs(&keys)?;
-        for (key, spec) in keys.iter().zip(&specs) {
-            if spec.destructive && spec.read_only {
-                return Err(self.error(format!(
-                    "the action `{key}` cannot be both destructive and read-only"
-                )));
-            }
-        }
+        self.check_specs(&keys, &specs, discriminator.is_some())?;
         let select_names = if self.spec.select {
             select_names(&specs)
         } else {
@@ -645,6 +651,7 @@ impl<'a> Builder<'a> {
                 root,
                 destructive: spec.destructive,
                 read_only: spec.read_only,
+                structured: spec.structured,
             });
         }
         let shapes = compiler.finish();
@@ -672,6 +679,33 @@ impl<'a> Builder<'a> {
             annotations,
             shapes,
         })
+    }
+
+    /// The rules that span one action's declarations.
+    fn check_specs(
+        &self,
+        keys: &[String],
+        specs: &[ActionSpec],
+        discriminated: bool,
+    ) -> Result<(), DefinitionError> {
+        for (key, spec) in keys.iter().zip(specs) {
+            if spec.destructive && spec.read_only {
+                return Err(self.error(format!(
+                    "the action `{key}` cannot be both destructive and read-only"
+                )));
+            }
+            if spec.structured && spec.returns.iter().any(|r| r.collection) {
+                let action = if discriminated {
+                    format!("the action `{key}`")
+                } else {
+                    "its action".to_owned()
+                };
+                return Err(self.error(format!(
+                    "{action} asks for structured content but presents a collection, and a collection cannot be sent as `structuredContent` (its root is a list, SPEC §11.2); remove `structured`, or declare a single value (`returns = Model`, `ActionSpec::returns`) instead of a collection (`returns = [Model]`, `ActionSpec::returns_all`)"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Refuses 128-bit integers that serde cannot read: serde buffers the content of an
@@ -1026,7 +1060,7 @@ fn select_names(specs: &[ActionSpec]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for spec in specs {
         for model in &spec.returns {
-            for name in *model {
+            for name in model.names {
                 if !names.iter().any(|n| n == name) {
                     names.push((*name).to_owned());
                 }

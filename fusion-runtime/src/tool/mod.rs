@@ -15,6 +15,12 @@
 //! checks that turn every problem of a call's arguments into one `<validation_error>`. The
 //! handler only ever sees a valid, typed input.
 //!
+//! A [`ToolSet`] holds the tools of a server with their handlers, synchronous
+//! ([`ToolSet::tool`]) or asynchronous ([`ToolSet::tool_async`], plain `std` futures: no
+//! executor is assumed); either way, a failure or a panic becomes `INTERNAL_ERROR` (SPEC §13.7).
+//! An action declared [`structured`](ActionSpec::structured) also sends its presented single
+//! value as `structuredContent` (SPEC §11.2).
+//!
 //! ```
 //! use fusion_runtime::tool::{ActionSpec, Call, Tool, ToolSet, ToolSpec};
 //! use serde::Deserialize;
@@ -87,11 +93,31 @@ pub const SELECT: &str = "_select";
 /// | enum | `toon` | describe the actions as a TOON table (SPEC §10.2) instead of the plain layout |
 /// | enum or struct | `output = Type` | the `outputSchema` (SPEC §11.3) |
 /// | enum or struct | `crate = path` | where `fusion_runtime` is, if re-exported under another name |
-/// | variant, or struct | `returns = Model` | the action presents `Model`: its wire names join `_select` |
+/// | variant, or struct | `returns = Model` | the action presents a single `Model`: its wire names join `_select` |
+/// | variant, or struct | `returns = [Model]` | the action presents a collection of `Model` |
+/// | variant, or struct | `structured` | the action's data value is also sent as `structuredContent` (SPEC §11.2; see [`ActionSpec::structured`]) |
 /// | variant, or struct | `destructive` / `read_only` | the action's hints (`[DESTRUCTIVE]`, `destructiveHint`, `readOnlyHint`) |
 /// | variant | `description = "..."` | the action description (default: the variant's doc comment) |
 ///
 /// Every mistake is reported at once, at the token that caused it.
+///
+/// # Structured actions
+///
+/// `#[fusion(returns = Model, structured)]` sends the presented value, selection and redaction
+/// applied, as `structuredContent` too. `structured` with `returns = [Model]` is a compile
+/// error (a collection's root is a list, never an object). When the tool declares no `output`
+/// and *every* action is `structured` with the same single model, the `outputSchema` is
+/// generated from that model (the root's `required` dropped under `_select`, SPEC §11.3), so the
+/// model derives `schemars::JsonSchema` next to `Presenter`:
+///
+/// - schemars reads the same `#[serde(rename, rename_all, skip_serializing, ...)]` attributes
+///   as the generated `Serialize`, so names and skipped fields agree with the wire;
+/// - a `#[redact]`ed field is sent as the censor's value (`"[REDACTED]"` by default), which
+///   schemars cannot know: describe a redacted field that is not a text as one, with
+///   `#[schemars(with = "String")]` (or declare `output` yourself for a custom censor).
+///
+/// With actions that present different models, or some that are not structured, no single
+/// schema describes every answer, so none is generated (declare `output` if one fits).
 ///
 /// ```
 /// use fusion_runtime::tool::{Call, ToolSet};

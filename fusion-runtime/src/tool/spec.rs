@@ -97,6 +97,15 @@ impl ToolSpec {
         self
     }
 
+    /// Declares `M`, the model of a structured action, as the output type (what
+    /// `#[derive(Tool)]` writes for `#[fusion(returns = M, structured)]` when the tool declares
+    /// no `output`): [`ToolSpec::output`] with a message that names the missing
+    /// `schemars::JsonSchema`.
+    #[doc(hidden)]
+    pub fn structured_output<M: StructuredModel>(self) -> Self {
+        self.output::<M>()
+    }
+
     /// Declares the output schema as a JSON Schema value (root `"type": "object"`).
     pub fn output_schema(mut self, schema: Value) -> Self {
         self.output_schema = Some(schema);
@@ -122,14 +131,37 @@ impl ToolSpec {
     }
 }
 
+/// The model of a structured action whose output schema is generated from it: any
+/// `schemars::JsonSchema` type. (A trait of its own only to say what to do when it is missing.)
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is the model of a structured action, so the output schema is generated from it, and it does not implement `schemars::JsonSchema`",
+    label = "the `outputSchema` is generated from this model",
+    note = "derive it next to `Presenter`: `#[derive(Presenter, schemars::JsonSchema)]`",
+    note = "or declare the output type yourself on the tool: `#[fusion(output = MyOutput)]`"
+)]
+pub trait StructuredModel: JsonSchema {}
+
+impl<T: JsonSchema + ?Sized> StructuredModel for T {}
+
 /// The declaration of one action: its presented model and hints.
 #[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct ActionSpec {
     pub(crate) description: Option<Cow<'static, str>>,
-    pub(crate) returns: Vec<&'static [&'static str]>,
+    pub(crate) returns: Vec<Returned>,
+    pub(crate) structured: bool,
     pub(crate) destructive: bool,
     pub(crate) read_only: bool,
+}
+
+/// A model an action presents.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Returned {
+    /// Its wire names (the `_select` names it contributes).
+    pub(crate) names: &'static [&'static str],
+    /// Presented as a collection ([`ActionSpec::returns_all`]).
+    pub(crate) collection: bool,
 }
 
 impl ActionSpec {
@@ -146,13 +178,84 @@ impl ActionSpec {
 
     /// Declares that the action presents `M`: its wire names join the tool's `_select` names.
     pub fn returns<M: Model>(mut self) -> Self {
-        self.returns.push(M::WIRE_NAMES);
+        self.returns.push(Returned {
+            names: M::WIRE_NAMES,
+            collection: false,
+        });
+        self
+    }
+
+    /// Declares that the action presents a collection of `M` (`present_all`): its wire names
+    /// join the tool's `_select` names, and the action cannot be [`structured`](Self::structured).
+    pub fn returns_all<M: Model>(mut self) -> Self {
+        self.returns.push(Returned {
+            names: M::WIRE_NAMES,
+            collection: true,
+        });
         self
     }
 
     /// Declares that the action presents a model with these wire names.
     pub fn returns_names(mut self, names: &'static [&'static str]) -> Self {
-        self.returns.push(names);
+        self.returns.push(Returned {
+            names,
+            collection: false,
+        });
+        self
+    }
+
+    /// Asks for `structuredContent` (SPEC §11.2): when the action answers with a JSON or TOON
+    /// data value, the response also carries that value, selection and redaction applied, as
+    /// `structuredContent`. Meant for an action that presents a single value.
+    ///
+    /// - The value must be a JSON object. An action declared with
+    ///   [`returns_all`](Self::returns_all) is refused when the tool is defined; a handler that
+    ///   answers a structured action with a list (or a number, a text in JSON, `null`) ends the
+    ///   call with `INTERNAL_ERROR` (SPEC §13.7), since a list cannot be `structuredContent`.
+    /// - Error responses, text data blocks (`OK`, plain texts) and responses that already carry
+    ///   `structuredContent` ([`success_structured`](crate::success_structured)) are sent as
+    ///   they are.
+    /// - The `outputSchema` comes from the tool's [`output`](ToolSpec::output):
+    ///   `#[derive(Tool)]` generates it from the model when every action is
+    ///   `#[fusion(returns = Model, structured)]` with the same model and the tool declares no
+    ///   `output`; a hand-written spec calls `.output::<Model>()` itself.
+    ///
+    /// ```
+    /// use fusion_runtime::tool::{ActionSpec, Call, Tool, ToolSet, ToolSpec};
+    /// use fusion_runtime::Presenter;
+    ///
+    /// #[derive(Presenter)]
+    /// struct Invoice {
+    ///     id: String,
+    ///     #[redact]
+    ///     email: String,
+    /// }
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct GetInvoice {
+    ///     id: String,
+    /// }
+    ///
+    /// impl Tool for GetInvoice {
+    ///     fn spec() -> ToolSpec {
+    ///         ToolSpec::new("get_invoice")
+    ///             .select()
+    ///             .variant(ActionSpec::new().returns::<Invoice>().structured())
+    ///     }
+    /// }
+    ///
+    /// let tools = ToolSet::new().tool(|input: GetInvoice, call: &Call| {
+    ///     call.present(&Invoice { id: input.id, email: "a@b.c".into() }).build()
+    /// })?;
+    /// let response = tools.call("get_invoice", Some(serde_json::json!({"id": "INV-1"})));
+    /// assert_eq!(
+    ///     response.structured_content(),
+    ///     Some(&serde_json::json!({"id": "INV-1", "email": "[REDACTED]"}))
+    /// );
+    /// # Ok::<(), fusion_runtime::tool::DefinitionError>(())
+    /// ```
+    pub fn structured(mut self) -> Self {
+        self.structured = true;
         self
     }
 
