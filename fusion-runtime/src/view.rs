@@ -56,6 +56,19 @@ impl ViewData {
     }
 }
 
+/// Parses JSON text this crate's JSON writer produced back into the wire value.
+///
+/// Without the nesting limit of `serde_json` (128 levels): the text is the writing of a value
+/// this process already held and serialized, however deep, and the view must show that value (a
+/// limit turned a deeper one into `null`).
+fn parse_wire(text: &str) -> serde_json::Value {
+    use serde::Deserialize;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    // The writer's text always parses back; `Null` only keeps this total without a panic.
+    serde_json::Value::deserialize(&mut deserializer).unwrap_or(serde_json::Value::Null)
+}
+
 /// The parts of the view that the blocks do not hold as values.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ViewParts {
@@ -108,15 +121,11 @@ impl<'a> TestingView<'a> {
         // Every response has a data block; `""` only keeps this total without a panic.
         let block = self.response.blocks.first().map_or("", String::as_str);
         match &self.response.view_data {
-            ViewData::Json(cell) => ViewValue::Value(cell.get_or_init(|| {
-                // The block was written by this crate's JSON writer, which always parses back.
-                serde_json::from_str(block).unwrap_or(serde_json::Value::Null)
-            })),
+            ViewData::Json(cell) => ViewValue::Value(cell.get_or_init(|| parse_wire(block))),
             ViewData::Toon(value) => ViewValue::Value(value),
-            ViewData::ToonJson(json, cell) => ViewValue::Value(cell.get_or_init(|| {
-                // Written by this crate's JSON writer, which always parses back.
-                serde_json::from_str(json).unwrap_or(serde_json::Value::Null)
-            })),
+            ViewData::ToonJson(json, cell) => {
+                ViewValue::Value(cell.get_or_init(|| parse_wire(json)))
+            }
             ViewData::Text(original) => ViewValue::Text(original.as_deref().unwrap_or(block)),
         }
     }

@@ -594,7 +594,7 @@ fn item(pool: &[String]) -> impl Strategy<Value = Item> + use<> {
             any::<bool>(),
         ),
         (
-            prop::collection::vec(text(pool), 0..3),
+            prop::collection::vec(text(pool), 0..5),
             text(pool),
             nasty(),
             prop::option::of(child()),
@@ -622,8 +622,12 @@ fn items() -> impl Strategy<Value = Vec<Item>> {
         .prop_flat_map(|pool| prop::collection::vec(item(&pool), 0..6))
 }
 
+/// Selections of `Item`'s names, and of a name another model of the tool would have (it matches
+/// nothing, SPEC §7.4, so a selection of it alone is `{}`).
 fn selection() -> impl Strategy<Value = Vec<String>> {
-    prop::collection::vec(prop::sample::select(ITEM_NAMES.to_vec()), 0..4)
+    let mut names = ITEM_NAMES.to_vec();
+    names.push("elsewhere");
+    prop::collection::vec(prop::sample::select(names), 0..4)
         .prop_map(|names| names.into_iter().map(str::to_owned).collect())
 }
 

@@ -126,3 +126,40 @@ fn regression_u128_in_a_tagged_union_field_is_a_definition_error() {
         ["-1 Some(18446744073709551615) None"]
     );
 }
+
+/// A model presented as TOON, holding any JSON value.
+#[derive(fusion_runtime::Presenter)]
+#[presenter(format = toon)]
+struct Holder {
+    tree: serde_json::Value,
+}
+
+/// Found while checking deep nesting (hardening property 3's "deep nesting" on the output side):
+/// the testing view parsed a JSON data block back with the nesting limit of `serde_json` (128 levels), so the
+/// view of a deeper value was `null` instead of the wire value (SPEC §14.2), for plain JSON
+/// responses and for presented TOON responses alike.
+#[test]
+fn regression_view_of_a_json_block_deeper_than_128_levels() {
+    use fusion_runtime::{ResponseBuilder, success};
+    use serde_json::Value;
+
+    let mut deep = json!("bottom");
+    for level in 0..300 {
+        deep = if level % 2 == 0 {
+            Value::Array(vec![deep])
+        } else {
+            json!({ "next": deep })
+        };
+    }
+    let response = success(&deep).unwrap();
+    assert_eq!(response.view().data().as_value(), Some(&deep));
+    let response = ResponseBuilder::json(&deep).unwrap().rule("r").build();
+    assert_eq!(response.view().data().as_value(), Some(&deep));
+
+    let holder = Holder { tree: deep.clone() };
+    let response = holder.present().build().unwrap();
+    assert_eq!(
+        response.view().data().as_value(),
+        Some(&json!({ "tree": deep }))
+    );
+}
