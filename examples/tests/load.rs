@@ -125,12 +125,18 @@ impl From<&CallToolResult> for Answer {
 }
 
 /// The expected answer of every call of the mix, from the same tools in this process.
-fn expected(calls: &[(&'static str, Value)]) -> Vec<Answer> {
+///
+/// `call_async`, not `call`: the billing handler is async and awaits tokio, and this test runs
+/// on a current-thread tokio runtime, which `call`'s blocking executor would starve.
+async fn expected(calls: &[(&'static str, Value)]) -> Vec<Answer> {
     let tools = tools(Arc::new(BillingApp::new(Store::load().unwrap()))).unwrap();
-    calls
-        .iter()
-        .map(|(name, arguments)| Answer::from(&tools.call(name, Some(arguments.clone()))))
-        .collect()
+    let mut answers = Vec::with_capacity(calls.len());
+    for (name, arguments) in calls {
+        answers.push(Answer::from(
+            &tools.call_async(name, Some(arguments.clone())).await,
+        ));
+    }
+    answers
 }
 
 /// `VmRSS` and `VmHWM` of a process, in KiB.
@@ -206,7 +212,7 @@ async fn concurrent(
 #[tokio::test(flavor = "current_thread")]
 async fn billing_server_under_load_answers_every_call_and_keeps_its_memory() {
     let calls = Arc::new(mix());
-    let answers = Arc::new(expected(&calls));
+    let answers = Arc::new(expected(&calls).await);
     // Each answer of the mix is distinct enough to catch a response sent to the wrong call.
     let distinct: HashMap<String, usize> = answers
         .iter()
