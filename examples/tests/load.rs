@@ -124,13 +124,17 @@ impl From<&CallToolResult> for Answer {
     }
 }
 
-/// The expected answer of every call of the mix, from the same tools in this process.
-fn expected(calls: &[(&'static str, Value)]) -> Vec<Answer> {
+/// The expected answer of every call of the mix, from the same tools in this process (awaited:
+/// the billing handler is asynchronous and yields to this runtime).
+async fn expected(calls: &[(&'static str, Value)]) -> Vec<Answer> {
     let tools = tools(Arc::new(BillingApp::new(Store::load().unwrap()))).unwrap();
-    calls
-        .iter()
-        .map(|(name, arguments)| Answer::from(&tools.call(name, Some(arguments.clone()))))
-        .collect()
+    let mut answers = Vec::with_capacity(calls.len());
+    for (name, arguments) in calls {
+        answers.push(Answer::from(
+            &tools.call_async(name, Some(arguments.clone())).await,
+        ));
+    }
+    answers
 }
 
 /// `VmRSS` and `VmHWM` of a process, in KiB.
@@ -206,7 +210,7 @@ async fn concurrent(
 #[tokio::test(flavor = "current_thread")]
 async fn billing_server_under_load_answers_every_call_and_keeps_its_memory() {
     let calls = Arc::new(mix());
-    let answers = Arc::new(expected(&calls));
+    let answers = Arc::new(expected(&calls).await);
     // Each answer of the mix is distinct enough to catch a response sent to the wrong call.
     let distinct: HashMap<String, usize> = answers
         .iter()
