@@ -124,10 +124,8 @@ impl From<&CallToolResult> for Answer {
     }
 }
 
-/// The expected answer of every call of the mix, from the same tools in this process.
-///
-/// `call_async`, not `call`: the billing handler is async and awaits tokio, and this test runs
-/// on a current-thread tokio runtime, which `call`'s blocking executor would starve.
+/// The expected answer of every call of the mix, from the same tools in this process (awaited:
+/// the billing handler is asynchronous and yields to this runtime).
 async fn expected(calls: &[(&'static str, Value)]) -> Vec<Answer> {
     let tools = tools(Arc::new(BillingApp::new(Store::load().unwrap()))).unwrap();
     let mut answers = Vec::with_capacity(calls.len());
