@@ -281,101 +281,17 @@ fn toon_success_table_is_toon_success() {
     assert_eq!(table.view().data(), json.view().data());
 }
 
-/// The billing models of BILLING.md with their presenter declarations.
+/// The billing models of BILLING.md, as the example application declares them.
 mod billing {
-    use fusion_runtime::{Presenter, UiBlock, Width, ui};
-    use serde::Deserialize;
+    pub use fusion_examples::models::{Invoice, InvoiceLine};
 
-    #[derive(Presenter, Deserialize, Clone)]
-    #[rule("customer.email is redacted for privacy; never ask the user for it.")]
-    pub struct Customer {
-        pub id: String,
-        pub name: String,
-        #[redact]
-        pub email: String,
-        pub country: String,
-    }
-
-    #[derive(Presenter, Deserialize, Clone)]
-    #[rule("unit_price_cents is in CENTS. Divide by 100.")]
-    pub struct InvoiceLine {
-        pub sku: String,
-        pub description: String,
-        pub qty: u32,
-        pub unit_price_cents: u64,
-    }
-
-    #[derive(Presenter, Deserialize, Clone)]
-    #[presenter(agent_limit = 50)]
-    #[rule("amount_cents is in CENTS. Divide by 100.")]
-    #[rule(
-        when = Self::is_overdue,
-        text = "Invoice {id} is overdue since {due_at}: mention it first."
-    )]
-    #[suggest(tool = "billing.remind", reason = "Send a payment reminder", when = Self::is_open)]
-    #[suggest(
-        tool = "billing.void_invoice",
-        reason = "Void it if it cannot be collected",
-        when = Self::is_open
-    )]
-    #[ui(Self::gauge)]
-    #[collection_ui(Self::summary)]
-    pub struct Invoice {
-        pub id: String,
-        #[embed]
-        pub customer: Customer,
-        pub amount_cents: u64,
-        pub currency: String,
-        pub status: String,
-        pub issued_at: String,
-        pub due_at: String,
-        #[embed]
-        pub lines: Vec<InvoiceLine>,
-        #[serde(skip_serializing)]
-        #[allow(dead_code, reason = "read from the data, never written (BILLING.md)")]
-        pub internal_margin_bps: u32,
-    }
-
-    impl Invoice {
-        fn is_overdue(&self) -> bool {
-            self.status == "overdue"
-        }
-
-        fn is_open(&self) -> bool {
-            matches!(self.status.as_str(), "pending" | "overdue")
-        }
-
-        #[allow(clippy::cast_precision_loss, reason = "a chart value")]
-        fn gauge(&self) -> UiBlock {
-            ui::echarts(serde_json::json!({
-                "series": [{"type": "gauge", "data": [{"value": self.amount_cents as f64 / 100.0}]}]
-            }))
-            .title("Amount (EUR)")
-            .width(Width::Half)
-            .priority(1)
-        }
-
-        fn summary(items: &[Self]) -> UiBlock {
-            let count = |status: &str| items.iter().filter(|i| i.status == status).count();
-            ui::summary(format!(
-                "{} invoices: {} paid, {} pending, {} overdue",
-                items.len(),
-                count("paid"),
-                count("pending"),
-                count("overdue")
-            ))
-        }
-    }
-
-    #[derive(Deserialize)]
-    struct Fixture {
-        invoices: Vec<Invoice>,
-    }
-
+    /// The fixture's invoices, in order.
     pub fn invoices() -> Vec<Invoice> {
-        let fixture: Fixture =
-            serde_json::from_str(include_str!("../../examples/data/billing.json")).unwrap();
-        fixture.invoices
+        fusion_examples::store::Store::load()
+            .expect("the fixture parses")
+            .invoices()
+            .cloned()
+            .collect()
     }
 }
 
