@@ -470,6 +470,11 @@ pub enum ProblemKind {
         /// The upper bound, if any.
         max: Option<Bound>,
     },
+    /// More problems than one envelope lists: the walk stopped after `listed` of them.
+    TooMany {
+        /// How many problems the envelope lists before this line.
+        listed: usize,
+    },
     /// A value rejected by a check the action declares itself.
     Invalid {
         /// SENT of the value.
@@ -519,6 +524,10 @@ impl fmt::Display for ProblemKind {
             ProblemKind::Invalid { sent, reason } => {
                 write!(f, "Invalid value. You sent: {sent}. {reason}")
             }
+            ProblemKind::TooMany { listed } => write!(
+                f,
+                "More problems than listed: only the first {listed} are reported. Fix them and call the tool again."
+            ),
         }
     }
 }

@@ -163,3 +163,62 @@ fn regression_view_of_a_json_block_deeper_than_128_levels() {
         Some(&json!({ "tree": deep }))
     );
 }
+
+/// A tool with `_select` over one model and a list argument, for the envelope bound.
+mod bounded {
+    use fusion_runtime::{Presenter, Tool};
+    use serde::Deserialize;
+
+    #[derive(Presenter)]
+    pub struct Item {
+        pub id: String,
+    }
+
+    #[allow(dead_code, reason = "read by serde only")]
+    #[derive(Debug, Deserialize, schemars::JsonSchema, Tool)]
+    #[serde(tag = "action", rename_all = "snake_case")]
+    #[fusion(name = "items", select)]
+    pub enum Items {
+        #[fusion(returns = Item)]
+        Get { ids: Vec<u8> },
+    }
+}
+
+/// Found by the input properties' size study: SPEC §13.6 reports every problem, so a `_select`
+/// of a million non-strings (2 MB sent) answered with an 88 MB envelope built in 351 MB of
+/// memory. The walk now stops after 100 problems and the envelope says so in one last line.
+#[test]
+fn regression_validation_envelope_is_bounded() {
+    let tools = ToolSet::new()
+        .tool(|_: bounded::Items, _: &Call| "unreachable".to_owned())
+        .unwrap();
+    let many: Vec<u32> = (0..200_000).collect();
+    let ids = vec!["x"; 50_000];
+    let response = tools.call(
+        "items",
+        Some(json!({"action": "get", "ids": ids, "_select": many})),
+    );
+    assert_eq!(response.is_error(), Some(true));
+    let text = &response.blocks()[0];
+    assert_eq!(text.matches("<field name=").count(), 101, "{text}");
+    assert!(
+        text.len() < 16 * 1024,
+        "the envelope has {} bytes",
+        text.len()
+    );
+    assert!(text.contains(
+        "<field name=\"(root)\">More problems than listed: only the first 100 are reported. Fix them and call the tool again.</field>"
+    ));
+    // The first problems are still the ordinary ones, in SPEC §13.6 order.
+    assert!(text.contains(
+        "<field name=\"ids.0\">Wrong type. You sent: 'x'. Expected type: integer.</field>"
+    ));
+
+    // Under the bound, nothing changes: every problem is listed.
+    let response = tools.call(
+        "items",
+        Some(json!({"action": "get", "ids": ["x", "x", "x"], "_select": [1, 2]})),
+    );
+    assert_eq!(response.blocks()[0].matches("<field name=").count(), 5);
+    assert!(!response.blocks()[0].contains("More problems"));
+}

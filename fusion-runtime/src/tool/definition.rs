@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::shape::{Compiler, Extra, ObjectShape, SchemaError, Shapes};
 use super::spec::{ActionRef, ActionSpec, ToolSpec};
-use super::validate::{Path, Walker};
+use super::validate::{MAX_PROBLEMS, Path, Walker};
 use super::{SELECT, Tool};
 use crate::description::{self, ActionDescriptor};
 use crate::error::{
@@ -298,6 +298,9 @@ impl ToolDefinition {
         };
         let mut names = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
+            if problems.len() > MAX_PROBLEMS {
+                break;
+            }
             let path = format!("{SELECT}.{index}");
             match item {
                 Value::String(name) if self.select_names.contains(name) => names.push(name.clone()),
@@ -321,7 +324,16 @@ impl ToolDefinition {
     }
 }
 
-fn validation_failure(reference: String, problems: Vec<Problem>) -> ToolResponse {
+fn validation_failure(reference: String, mut problems: Vec<Problem>) -> ToolResponse {
+    if problems.len() > MAX_PROBLEMS {
+        problems.truncate(MAX_PROBLEMS);
+        problems.push(Problem::new(
+            "(root)",
+            ProblemKind::TooMany {
+                listed: MAX_PROBLEMS,
+            },
+        ));
+    }
     match ValidationError::new(reference, problems) {
         Some(error) => error.into_response(),
         // Callers only get here with at least one problem.
