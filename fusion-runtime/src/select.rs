@@ -57,20 +57,27 @@ impl FieldMask {
         if selection.is_empty() {
             return Self::ALL;
         }
-        let mut kept = vec![false; M::Field::ALL.len()];
-        for name in selection.names() {
-            if let Some(field) = M::Field::from_wire_name(name) {
-                kept[field.index()] = true;
-            }
-        }
-        FieldMask { all: false, kept }
+        Self::keeping(
+            selection
+                .names()
+                .iter()
+                .filter_map(|name| M::Field::from_wire_name(name)),
+        )
     }
 
     /// A mask that keeps exactly `fields`.
     pub fn fields<F: Field>(fields: &[F]) -> Self {
+        Self::keeping(fields.iter().copied())
+    }
+
+    /// A mask of `F`'s fields keeping those yielded by `fields`. An index past `F::ALL` (possible only
+    /// from a hand-written `Field` impl) keeps nothing rather than panicking.
+    fn keeping<F: Field>(fields: impl Iterator<Item = F>) -> Self {
         let mut kept = vec![false; F::ALL.len()];
         for field in fields {
-            kept[field.index()] = true;
+            if let Some(slot) = kept.get_mut(field.index()) {
+                *slot = true;
+            }
         }
         FieldMask { all: false, kept }
     }
