@@ -3,18 +3,18 @@
 //! + "5.5" refers to, and a renumbered section cannot leave stale pointers behind.
 //!
 //! The scan reads every `*.rs` and `*.md` file under the crates, the tests, the examples and the
-//! fuzz targets, plus the top-level `README.md` and `ARCHITECTURE.md`; build output (`target/`)
-//! and hidden directories are skipped. A citation is the section sign followed by a number
-//! (`5`, `5.5`, `5.5.1`). A range (two numbers joined by an en dash or a hyphen, the second
-//! section sign optional) cites every section between its ends when both ends share a parent,
-//! and its two ends otherwise. In a list each member that carries its own section sign is a
-//! citation of its own; a bare dotted number after a comma or "and" (`6.4, 6.5`) continues the
-//! list. This file writes the section sign only as `\u{a7}`, so it cites nothing itself.
+//! fuzz targets, plus every `*.md` at the repository root (`README.md`, `ARCHITECTURE.md`, ...);
+//! build output (`target/`) and hidden directories are skipped. A citation is the section sign
+//! followed by a number (`5`, `5.5`, `5.5.1`). A range (two numbers joined by an en dash or a
+//! hyphen, the second section sign optional) cites every section between its ends when both ends
+//! share a parent, and its two ends otherwise. In a list each member that carries its own section
+//! sign is a citation of its own; a bare dotted number after a comma or "and" (`6.4, 6.5`)
+//! continues the list. This file writes the section sign only as `\u{a7}`, so it cites nothing
+//! itself.
 //!
 //! Conformance vectors get the same treatment: every `V`+number the files mention (`V36`, a range
 //! `V59–V64`) is a `#### V36.` heading of the document, the document numbers its vectors from 1
 //! without a gap, and each of them has a test named after it (`fn v36_…`).
-
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -34,9 +34,6 @@ const SCANNED_DIRS: [&str; 6] = [
     "examples",
     "fuzz",
 ];
-
-/// The top-level files scanned (a missing one is skipped).
-const SCANNED_FILES: [&str; 2] = ["README.md", "ARCHITECTURE.md"];
 
 /// A section number: `[5, 5]` is section 5.5.
 type Section = Vec<u32>;
@@ -259,12 +256,15 @@ fn scanned_files(root: &Path) -> Vec<PathBuf> {
     for dir in SCANNED_DIRS {
         source_files(&root.join(dir), &mut files);
     }
-    files.extend(
-        SCANNED_FILES
-            .iter()
-            .map(|f| root.join(f))
-            .filter(|p| p.is_file()),
-    );
+    // The top-level documents: README.md, ARCHITECTURE.md, PERFORMANCE.md, ...
+    let mut documents: Vec<PathBuf> = fs::read_dir(root)
+        .expect("the repository root is readable")
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.is_file() && path.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    documents.sort();
+    files.extend(documents);
     let skipped = root.join(WIRE_FORMAT);
     files.retain(|f| *f != skipped);
     files
