@@ -15,6 +15,7 @@
 //! Conformance vectors get the same treatment: every `V`+number the files mention (`V36`, a range
 //! `V59–V64`) is a `#### V36.` heading of the document, the document numbers its vectors from 1
 //! without a gap, and each of them has a test named after it (`fn v36_…`).
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
