@@ -8,5 +8,6 @@ pub mod args;
 pub mod case;
 pub mod diag;
 pub mod krate;
+pub mod meta;
 pub mod serde_attr;
 pub mod symbol;

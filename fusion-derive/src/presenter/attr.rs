@@ -8,8 +8,9 @@ use proc_macro2::Span;
 use syn::{Attribute, Expr, Ident, LitStr, Meta, Path, Type};
 
 use super::decl::{self, Decl};
-use crate::common::args::{self, Arg, Args, Kind, Seen, Spec, Voice, spec};
+use crate::common::args::{self, Args, Kind, Seen, Spec, Voice, spec};
 use crate::common::diag::{Error, Errors, Result, did_you_mean, error, error_at};
+use crate::common::meta::{self, Arg};
 use crate::common::serde_attr::{self, SerdeContainer, SerdeField};
 use crate::common::symbol::{attr as name, key};
 
@@ -250,7 +251,7 @@ fn duplicate_attr(attr: &Attribute, attr_name: &str) -> Error {
 pub fn list(attr: &Attribute, attr_name: &str, example: &str) -> Result<Vec<Arg>> {
     match &attr.meta {
         Meta::Path(_) => Ok(Vec::new()),
-        Meta::List(list) => args::parse_items(list.tokens.clone()).map_err(|e| {
+        Meta::List(list) => meta::parse_items(list.tokens.clone()).map_err(|e| {
             error_at(
                 e.span(),
                 format!("`#[{attr_name}(...)]` cannot be read: {e}; write `{example}`"),

@@ -8,8 +8,9 @@ use syn::{Attribute, Expr, ExprPath, Ident, Lit, LitStr, Meta, Path};
 
 use super::attr::{AttrVoice, list, positional_not_expected};
 use super::template::{Template, template};
-use crate::common::args::{self, Arg, Args, Kind, Seen, Spec, spec};
+use crate::common::args::{self, Args, Kind, Seen, Spec, spec};
 use crate::common::diag::{Error, Errors, Result, error, error_at};
+use crate::common::meta::{Arg, Form};
 use crate::common::symbol::{attr as name, key};
 
 /// One struct-level declaration: `#[rule]`, `#[suggest]`, `#[ui]` or a collection form.
@@ -362,14 +363,14 @@ fn ui_function(parts: &mut Parts<'_>) -> Option<Expr> {
     let mut function = None;
     for item in std::mem::take(&mut parts.args.positional) {
         match item {
-            Arg::Meta(meta) if matches!(meta.form, args::Form::Word) && function.is_none() => {
+            Arg::Meta(meta) if matches!(meta.form, Form::Word) && function.is_none() => {
                 function = Some(Expr::Path(ExprPath {
                     attrs: Vec::new(),
                     qself: None,
                     path: meta.path,
                 }));
             }
-            Arg::Meta(meta) if matches!(meta.form, args::Form::Word) => parts.errors.spanned(
+            Arg::Meta(meta) if matches!(meta.form, Form::Word) => parts.errors.spanned(
                 meta.path,
                 format!(
                     "`#[{attr}(...)]` takes one function; write one `#[{attr}(...)]` per UI entry"

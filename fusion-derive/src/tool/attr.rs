@@ -7,8 +7,9 @@
 use quote::ToTokens;
 use syn::{Attribute, Ident};
 
-use crate::common::args::{self, Args, Kind, Meta, Seen, Spec, Voice, spec};
+use crate::common::args::{self, Args, Kind, Seen, Spec, Voice, spec};
 use crate::common::diag::{Error, Errors, error};
+use crate::common::meta::{self, Meta};
 use crate::common::symbol::{attr::FUSION, key};
 
 /// Every key `#[fusion(...)]` accepts somewhere, with its kind and how it is written.
@@ -137,7 +138,7 @@ pub fn parse(
             );
             continue;
         };
-        let Some(items) = errors.handle(args::parse_items(list.tokens.clone())) else {
+        let Some(items) = errors.handle(meta::parse_items(list.tokens.clone())) else {
             continue;
         };
         out.extend(args::check(items, &specs, &mut seen, &voice, errors));
