@@ -12,10 +12,9 @@ use syn::parse::Parser;
 use syn::punctuated::Punctuated;
 use syn::{Expr, Ident, Lit, LitStr, Path, Token, Type};
 
-use super::meta::{Arg, Form, Meta};
-
 use super::case::unraw;
 use super::diag::{Error, Errors, backticked, did_you_mean, error};
+use super::meta::{Arg, Form, Meta};
 
 /// What a key's value must be.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -390,5 +389,75 @@ pub fn unwrap_group(expr: &Expr) -> &Expr {
     match expr {
         Expr::Group(group) => unwrap_group(&group.expr),
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    struct TestVoice;
+
+    impl Voice for TestVoice {
+        fn label(&self) -> String {
+            "`#[test(...)]`".to_owned()
+        }
+
+        fn bare(&self) -> String {
+            "`#[test]`".to_owned()
+        }
+    }
+
+    const SPECS: &[Spec] = &[
+        spec("returns", Kind::Type, "returns = Invoice"),
+        spec("when", Kind::Callback, "when = Self::is_open"),
+        spec("limit", Kind::Int, "limit = 5"),
+        spec("read_only", Kind::Flag, "read_only"),
+    ];
+
+    fn run(tokens: TokenStream, seen: &mut Seen) -> (Args, Vec<String>) {
+        let mut errors = Errors::default();
+        let items = super::super::meta::parse_items(tokens).unwrap();
+        let args = check(items, SPECS, seen, &TestVoice, &mut errors);
+        let messages = match errors.into_result() {
+            Ok(()) => Vec::new(),
+            Err(error) => error.into_iter().map(|e| e.to_string()).collect(),
+        };
+        (args, messages)
+    }
+
+    #[test]
+    fn values_are_typed() {
+        let (args, messages) = run(
+            quote!(returns = Page<Invoice, 2>, when = |s: &Self| s.n < 3, limit = 5, read_only),
+            &mut Seen::default(),
+        );
+        assert!(messages.is_empty(), "{messages:?}");
+        let returns = args.ty("returns").map(|t| t.to_token_stream().to_string());
+        assert_eq!(returns.as_deref(), Some("Page < Invoice , 2 >"));
+        assert!(matches!(args.expr("when"), Some(Expr::Closure(_))));
+        assert_eq!(args.int("limit").map(|(n, _)| n), Some(5));
+        assert!(args.flag("read_only").is_some());
+    }
+
+    #[test]
+    fn mistakes_are_all_reported() {
+        let mut seen = Seen::default();
+        let _ = run(quote!(limit = 1), &mut seen);
+        let (_, messages) = run(
+            quote!(limit = 2, retuns = X, read_only = true, when = "f", colour),
+            &mut seen,
+        );
+        assert_eq!(
+            messages,
+            [
+                "duplicate `limit` in `#[test(...)]`; keep only one",
+                "unknown key `retuns` in `#[test(...)]`; did you mean `returns`?",
+                "`read_only` takes no value; write `read_only`",
+                "`when` expects a function; write `when = Self::is_open`",
+                "unknown key `colour` in `#[test(...)]`; expected one of `returns`, `when`, `limit`, `read_only`",
+            ]
+        );
     }
 }

@@ -101,7 +101,10 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
         name::SUGGEST | name::COLLECTION_SUGGEST => &SUGGEST,
         _ => &UI,
     };
-    let collection = attr_name.starts_with("collection_");
+    let collection = matches!(
+        attr_name,
+        name::COLLECTION_RULE | name::COLLECTION_SUGGEST | name::COLLECTION_UI
+    );
     let example = family.examples[usize::from(collection)];
     let items = list(attr, attr_name, example)?;
     if matches!(attr.meta, Meta::Path(_)) {

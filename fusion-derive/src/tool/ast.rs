@@ -18,9 +18,13 @@ pub struct Tool {
     pub krate: Path,
     /// The MCP tool name.
     pub name: String,
+    /// `description = "..."`.
     pub description: Option<LitStr>,
+    /// `select`: the tool takes `_select`.
     pub select: bool,
+    /// `toon`: the description lays the actions out in TOON.
     pub toon: bool,
+    /// `output = Type`: the type of the `outputSchema`.
     pub output: Option<Type>,
     /// One per action, in declaration order (skipped variants left out).
     pub actions: Vec<Action>,
@@ -37,10 +41,15 @@ pub struct Rejected {
 /// One action's declarations.
 #[derive(Default)]
 pub struct Action {
+    /// `description = "..."`.
     pub description: Option<LitStr>,
+    /// `returns = Model` or `returns = [Model]`.
     pub returns: Option<Returns>,
+    /// `structured`: the result goes in `structuredContent`.
     pub structured: bool,
+    /// `destructive`.
     pub destructive: bool,
+    /// `read_only`.
     pub read_only: bool,
 }
 
@@ -49,6 +58,7 @@ pub struct Action {
 pub struct Returns {
     /// The model type (the element type of `[Model]`).
     pub model: Type,
+    /// Whether it is `[Model]`.
     pub collection: bool,
 }
 
