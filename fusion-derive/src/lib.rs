@@ -1,22 +1,19 @@
 //! Derive macros of fusion. Use them through `fusion_runtime`, which re-exports them.
 //!
-//! The pipeline has one file per stage: `attr.rs` parses the helper attributes, `ast.rs` builds
-//! the checked model, `valid.rs` holds the rules that span several attributes, `expand.rs`
-//! generates the code (it cannot fail), and `fallback.rs` turns errors into compile errors plus
-//! stub impls, so a broken model gives its own errors and no cascade elsewhere.
+//! [`common`] holds what both derives share (diagnostics, the names of attributes and keys,
+//! the key-argument parser, case conversion, the runtime path, serde's attribute grammar);
+//! `presenter` and `tool` each run the same stages: `attr` (parse), `ast` (the checked model),
+//! `valid` (rules across attributes), `expand` (generation, which cannot fail) and `fallback`
+//! (the errors plus stub impls, so a broken input gives its own errors and no cascade).
 
-mod ast;
-mod attr;
-mod expand;
-mod fallback;
-mod valid;
-
+mod common;
+mod presenter;
 mod tool;
 
 use proc_macro::TokenStream;
 
 #[doc = include_str!("../presenter.md")]
-// Keep this list equal to `attr::name::ALL` (a unit test checks it).
+// Keep this list equal to `common::symbol::attr::PRESENTER_ALL` (a unit test checks it).
 #[proc_macro_derive(
     Presenter,
     attributes(
@@ -34,47 +31,14 @@ use proc_macro::TokenStream;
 )]
 pub fn derive_presenter(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    derive(&input).into()
-}
-
-/// The derive on `proc_macro2` tokens (used by the expansion snapshots).
-fn derive(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
-    match ast::Model::from_input(input) {
-        Ok(model) => expand::expand(&model),
-        Err(errors) => fallback::fallback(input, &errors),
-    }
+    presenter::derive(&input).into()
 }
 
 /// Derives `fusion_runtime::tool::Tool` for a tool's input type; documented on
 /// `fusion_runtime::Tool`.
+// Keep this list equal to `common::symbol::attr::TOOL_ALL` (a unit test checks it).
 #[proc_macro_derive(Tool, attributes(fusion))]
 pub fn derive_tool(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     tool::derive(&input).into()
 }
-
-#[cfg(test)]
-mod tests {
-    /// The `attributes(...)` list above and `attr::name::ALL` name the same attributes.
-    #[test]
-    fn helper_attributes_are_listed_once() {
-        let source = include_str!("lib.rs");
-        let start = source.find("attributes(").map(|i| i + "attributes(".len());
-        let list = start.and_then(|s| source[s..].find(')').map(|e| &source[s..s + e]));
-        let mut declared: Vec<&str> = list
-            .unwrap_or_default()
-            .split(',')
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .collect();
-        let mut known = crate::attr::name::ALL.to_vec();
-        declared.sort_unstable();
-        known.sort_unstable();
-        assert_eq!(declared, known);
-    }
-}
-
-// Expansion snapshots (prettyplease + insta); they call `derive` directly.
-#[cfg(test)]
-#[path = "../tests/expand.rs"]
-mod expand_snapshots;

@@ -1,32 +1,55 @@
 //! The checked model of a `#[derive(Tool)]` input: a discriminated tool (an internally tagged
 //! enum) or a flat tool (a struct with named fields), with the rules that span attributes.
 
-use proc_macro2::Span;
-use syn::{Data, DeriveInput, Fields, LitStr, Type};
+use syn::{Data, DeriveInput, Fields, LitStr, Path, Type};
 
-use super::attr::{self, Args, Errors, key};
+use super::attr::{self, fusion_attr};
+use super::valid;
+use crate::common::args::Args;
+use crate::common::case::{snake_case, unraw};
+use crate::common::diag::{Error, Errors};
+use crate::common::krate::runtime_path;
+use crate::common::serde_attr;
+use crate::common::symbol::{attr::FUSION, key};
 
 /// The tool to generate.
 pub struct Tool {
     /// The runtime crate path (`::fusion_runtime` unless `crate = ...`).
-    pub krate: syn::Path,
+    pub krate: Path,
     /// The MCP tool name.
     pub name: String,
+    /// `description = "..."`.
     pub description: Option<LitStr>,
+    /// `select`: the tool takes `_select`.
     pub select: bool,
+    /// `toon`: the description lays the actions out in TOON.
     pub toon: bool,
+    /// `output = Type`: the type of the `outputSchema`.
     pub output: Option<Type>,
     /// One per action, in declaration order (skipped variants left out).
     pub actions: Vec<Action>,
 }
 
+/// An input with mistakes: the errors, and the runtime path for the stub impl.
+pub struct Rejected {
+    /// Every mistake found.
+    pub errors: Error,
+    /// The path to `fusion_runtime`.
+    pub krate: Path,
+}
+
 /// One action's declarations.
 #[derive(Default)]
 pub struct Action {
+    /// `description = "..."`.
     pub description: Option<LitStr>,
+    /// `returns = Model` or `returns = [Model]`.
     pub returns: Option<Returns>,
+    /// `structured`: the result goes in `structuredContent`.
     pub structured: bool,
+    /// `destructive`.
     pub destructive: bool,
+    /// `read_only`.
     pub read_only: bool,
 }
 
@@ -35,26 +58,35 @@ pub struct Action {
 pub struct Returns {
     /// The model type (the element type of `[Model]`).
     pub model: Type,
+    /// Whether it is `[Model]`.
     pub collection: bool,
 }
 
 impl Tool {
     /// The model of `input`, or every mistake found.
-    pub fn from_input(input: &DeriveInput) -> Result<Tool, syn::Error> {
+    pub fn from_input(input: &DeriveInput) -> Result<Tool, Rejected> {
         let mut errors = Errors::default();
         let tool = match &input.data {
-            Data::Enum(data) => Some(Self::from_enum(input, data, &mut errors)),
-            Data::Struct(data) => Some(Self::from_struct(input, data, &mut errors)),
+            Data::Enum(data) => Self::from_enum(input, data, &mut errors),
+            Data::Struct(data) => Self::from_struct(input, data, &mut errors),
             Data::Union(data) => {
                 errors.spanned(
                     data.union_token,
                     "`#[derive(Tool)]` is not expected on a union; use an internally tagged enum (one action per variant) or a struct (a flat tool)",
                 );
-                None
+                // Only the path of the stub is wanted: the keys are not checked on a union.
+                let (_, tool) =
+                    Self::container(input, attr::STRUCT_KEYS, "a struct", &mut Errors::default());
+                tool
             }
         };
-        errors.into_result()?;
-        tool.ok_or_else(|| syn::Error::new(Span::call_site(), "invalid tool"))
+        match errors.into_result() {
+            Ok(()) => Ok(tool),
+            Err(errors) => Err(Rejected {
+                errors,
+                krate: tool.krate,
+            }),
+        }
     }
 
     fn container(
@@ -73,7 +105,7 @@ impl Tool {
                 {
                     Some(format!(
                     "`{name}` is not expected on the enum; put it on the variant it is about: `#[{}({})]`",
-                    attr::ATTR,
+                        FUSION,
                         attr::example(name)
                     ))
                 }
@@ -81,24 +113,19 @@ impl Tool {
             }
         };
         let args = attr::parse(&input.attrs, allowed, place, &hint, errors);
-        let ident = input.ident.to_string();
-        let name = args.text(key::NAME).map_or_else(
-            || snake_case(ident.strip_prefix("r#").unwrap_or(&ident)),
-            LitStr::value,
-        );
-        if let Some(text) = args.text(key::NAME).filter(|t| t.value().is_empty()) {
+        let name = args
+            .str(key::NAME)
+            .map_or_else(|| snake_case(&unraw(&input.ident)), LitStr::value);
+        if let Some(text) = args.str(key::NAME).filter(|t| t.value().is_empty()) {
             errors.spanned(
                 text,
                 "the tool name is empty; write a name such as `name = \"billing\"`",
             );
         }
         let tool = Tool {
-            krate: args
-                .path(key::CRATE)
-                .cloned()
-                .unwrap_or_else(|| syn::parse_quote!(::fusion_runtime)),
+            krate: runtime_path(args.path(key::CRATE).cloned()),
             name,
-            description: args.text(key::DESCRIPTION).cloned(),
+            description: args.str(key::DESCRIPTION).cloned(),
             select: args.flag(key::SELECT).is_some(),
             toon: args.flag(key::TOON).is_some(),
             output: args.ty(key::OUTPUT).cloned(),
@@ -109,23 +136,7 @@ impl Tool {
 
     fn from_enum(input: &DeriveInput, data: &syn::DataEnum, errors: &mut Errors) -> Tool {
         let (_, mut tool) = Self::container(input, attr::ENUM_KEYS, "an enum", errors);
-        let serde = attr::serde(&input.attrs);
-        if let Some(span) = serde.untagged {
-            errors.at(
-                span,
-                "an untagged enum has no discriminator; a tool needs `#[serde(tag = \"action\")]` instead of `untagged`",
-            );
-        } else if let Some(span) = serde.content {
-            errors.at(
-                span,
-                "an adjacently tagged enum keeps the fields under `content`; remove `content` so the fields sit next to the `tag`",
-            );
-        } else if serde.tag.is_none() {
-            errors.spanned(
-                &input.ident,
-                "the actions of a tool enum are chosen by a discriminator; add `#[serde(tag = \"action\")]` to the enum",
-            );
-        }
+        valid::enum_tags(input, &serde_attr::tags(&input.attrs), errors);
         if data.variants.is_empty() {
             errors.spanned(
                 &input.ident,
@@ -139,7 +150,7 @@ impl Tool {
                     "`#[fusion]` is not expected on a field; put it on the variant",
                 );
             }
-            if attr::serde(&variant.attrs).skip {
+            if serde_attr::tags(&variant.attrs).skip {
                 if let Some(attr) = fusion_attr(&variant.attrs) {
                     errors.spanned(
                         attr,
@@ -152,7 +163,7 @@ impl Tool {
                 matches!(name, key::NAME | key::SELECT | key::TOON | key::OUTPUT | key::CRATE).then(|| {
                     format!(
                         "`{name}` is a tool option, not expected on a variant; put it on the enum: `#[{}({})]`",
-                        attr::ATTR,
+                            FUSION,
                         attr::example(name)
                     )
                 })
@@ -196,122 +207,15 @@ impl Tool {
 fn action(args: &Args, errors: &mut Errors) -> Action {
     let destructive = args.flag(key::DESTRUCTIVE);
     let read_only = args.flag(key::READ_ONLY);
-    if let (Some(_), Some(span)) = (destructive, read_only) {
-        errors.at(
-            span,
-            "an action cannot be both `destructive` and `read_only`; keep the one that is true",
-        );
-    }
-    let returns = args.ty(key::RETURNS).map(|ty| returns(ty, errors));
+    valid::exclusive_flags(destructive, read_only, errors);
+    let returns = args.ty(key::RETURNS).map(|ty| valid::returns(ty, errors));
     let structured = args.flag(key::STRUCTURED);
-    if let (
-        Some(span),
-        Some(Returns {
-            model,
-            collection: true,
-        }),
-    ) = (structured, &returns)
-    {
-        errors.at(
-            span,
-            format!(
-                "a collection cannot be structured content: `structuredContent` is a JSON object and a collection's root is a list (SPEC §11.2); remove `structured`, or return a single value: `returns = {}`",
-                quote::ToTokens::to_token_stream(model)
-            ),
-        );
-    }
+    valid::structured(structured, returns.as_ref(), errors);
     Action {
-        description: args.text(key::DESCRIPTION).cloned(),
+        description: args.str(key::DESCRIPTION).cloned(),
         returns,
         structured: structured.is_some(),
         destructive: destructive.is_some(),
         read_only: read_only.is_some(),
-    }
-}
-
-/// `returns = Model` or `returns = [Model]`; a `Vec<Model>` gets a hint, since the key names
-/// the presented model and not the handler's return type.
-fn returns(ty: &Type, errors: &mut Errors) -> Returns {
-    // A type passed through a `macro_rules!` fragment arrives wrapped in an invisible group.
-    let mut ty = ty;
-    while let Type::Group(syn::TypeGroup { elem, .. }) | Type::Paren(syn::TypeParen { elem, .. }) =
-        ty
-    {
-        ty = elem;
-    }
-    if let Type::Slice(slice) = ty {
-        return Returns {
-            model: (*slice.elem).clone(),
-            collection: true,
-        };
-    }
-    if let Some(element) = vec_element(ty) {
-        errors.spanned(
-            ty,
-            format!(
-                "`returns` names the presented model; write a collection of it as `returns = [{}]`",
-                quote::ToTokens::to_token_stream(element)
-            ),
-        );
-    }
-    Returns {
-        model: ty.clone(),
-        collection: false,
-    }
-}
-
-/// `T` of `Vec<T>` (any path ending in `Vec`).
-fn vec_element(ty: &Type) -> Option<&Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != "Vec" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(element) if args.args.len() == 1 => Some(element),
-        _ => None,
-    }
-}
-
-/// The first `#[fusion]` among `attrs`.
-fn fusion_attr(attrs: &[syn::Attribute]) -> Option<&syn::Attribute> {
-    attrs.iter().find(|a| a.path().is_ident(attr::ATTR))
-}
-
-/// `InvoiceStats` → `invoice_stats` (the default tool name).
-fn snake_case(ident: &str) -> String {
-    let mut out = String::with_capacity(ident.len() + 4);
-    let chars: Vec<char> = ident.chars().collect();
-    for (i, c) in chars.iter().enumerate() {
-        if c.is_uppercase() {
-            let after_lower =
-                i > 0 && (chars[i - 1].is_lowercase() || chars[i - 1].is_ascii_digit());
-            let before_lower = i > 0
-                && chars.get(i + 1).is_some_and(|n| n.is_lowercase())
-                && chars[i - 1].is_uppercase();
-            if after_lower || before_lower {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(*c);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::snake_case;
-
-    #[test]
-    fn default_names() {
-        assert_eq!(snake_case("InvoiceStats"), "invoice_stats");
-        assert_eq!(snake_case("Billing"), "billing");
-        assert_eq!(snake_case("HTTPProbe"), "http_probe");
-        assert_eq!(snake_case("V2Tool"), "v2_tool");
     }
 }

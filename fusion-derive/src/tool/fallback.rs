@@ -5,13 +5,13 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
-use super::attr::{self, Errors};
+use super::ast::Rejected;
 use super::expand::impl_tool;
 
 /// The errors and the stub impl.
-pub fn fallback(input: &DeriveInput, errors: &syn::Error) -> TokenStream {
-    let errors = errors.to_compile_error();
-    let krate = runtime_path(input);
+pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
+    let errors = rejected.errors.to_compile_error();
+    let krate = &rejected.krate;
     let p = quote!(#krate::__private);
     let name = input.ident.to_string();
     let stub = impl_tool(input, &p, &quote!(#p::ToolSpec::new(#name)));
@@ -19,14 +19,4 @@ pub fn fallback(input: &DeriveInput, errors: &syn::Error) -> TokenStream {
         #errors
         #stub
     }
-}
-
-/// `crate = ...` if it can be read, else `::fusion_runtime`.
-fn runtime_path(input: &DeriveInput) -> syn::Path {
-    // The errors were reported already; this reading only looks for the path.
-    let mut ignored = Errors::default();
-    let args = attr::parse(&input.attrs, attr::STRUCT_KEYS, "", &|_| None, &mut ignored);
-    args.path(attr::key::CRATE)
-        .cloned()
-        .unwrap_or_else(|| syn::parse_quote!(::fusion_runtime))
 }

@@ -2,10 +2,13 @@
 //! generation cannot fail.
 
 use proc_macro2::Span;
-use syn::{Data, DeriveInput, Expr, ExprPath, Fields, Ident, Path, Type};
+use syn::{Data, DeriveInput, Expr, ExprPath, Fields, Ident, LitStr, Path, Type};
 
-use crate::attr::{self, Censor, Error, Errors, Piece, RenameRule};
-use crate::valid;
+use super::attr;
+use super::valid;
+use crate::common::case::{RenameRule, unraw};
+use crate::common::diag::{Error, Errors, error, error_at};
+use crate::common::krate::runtime_path;
 
 /// A model that passed every check.
 pub struct Model<'a> {
@@ -22,7 +25,7 @@ pub struct Model<'a> {
     /// The agent limit.
     pub agent_limit: Option<usize>,
     /// `#[presenter(format = ...)]`: the data block format, if declared.
-    pub format: Option<attr::Format>,
+    pub format: Option<Format>,
     /// The declared context type, if any.
     pub context: Option<Type>,
     /// Every field, in declaration order.
@@ -59,6 +62,36 @@ pub struct Wire {
     pub index: usize,
     /// `skip_serializing_if`.
     pub skip_if: Option<ExprPath>,
+}
+
+/// The data block format of `#[presenter(format = ...)]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// JSON.
+    Json,
+    /// TOON.
+    Toon,
+}
+
+/// What replaces a redacted value (SPEC §8.1).
+pub enum Censor {
+    /// `"[REDACTED]"`.
+    Default,
+    /// A fixed text.
+    Text(LitStr),
+    /// A function of the field's value.
+    With(Expr),
+}
+
+/// An input with mistakes: the errors, and what the stubs of `fallback.rs` need from the
+/// attributes that could be read.
+pub struct Rejected {
+    /// Every mistake found.
+    pub errors: Error,
+    /// The path to `fusion_runtime`.
+    pub krate: Path,
+    /// `field_enum = Name`, if it could be read.
+    pub field_enum: Option<Ident>,
 }
 
 /// Whether a declaration concerns one item or a whole collection.
@@ -129,15 +162,21 @@ impl Declaration {
 }
 
 impl<'a> Model<'a> {
-    /// Parses and checks `input`; every mistake found is in the error.
-    pub fn from_input(input: &'a DeriveInput) -> Result<Self, Error> {
+    /// Parses and checks `input`; every mistake found is in the rejection.
+    pub fn from_input(input: &'a DeriveInput) -> Result<Self, Rejected> {
         let mut errors = Errors::default();
         let named = named_fields(input, &mut errors);
         let container = attr::container(&input.attrs, &mut errors);
+        let opts = container.presenter;
+        let reject = |errors: Error| Rejected {
+            errors,
+            krate: runtime_path(opts.krate.clone()),
+            field_enum: opts.field_enum.clone(),
+        };
         let Some(named) = named else {
-            return Err(errors.into_result().err().unwrap_or_else(|| {
-                attr::error(&input.ident, "`#[derive(Presenter)]` needs named fields")
-            }));
+            return Err(reject(errors.into_result().err().unwrap_or_else(|| {
+                error(&input.ident, "`#[derive(Presenter)]` needs named fields")
+            })));
         };
         let fields = fields(named, container.serde.rename_all, &mut errors);
         valid::wire_names(&fields, &mut errors);
@@ -150,38 +189,39 @@ impl<'a> Model<'a> {
             }
         }
 
-        let opts = container.presenter;
         let field_enum = opts
             .field_enum
+            .clone()
             .unwrap_or_else(|| Ident::new(&format!("{}Field", input.ident), input.ident.span()));
         if field_enum == input.ident {
-            errors.push(attr::error(
+            errors.spanned(
                 &field_enum,
                 "the field enum cannot have the model's own name; pick another, like `field_enum = InvoiceField`",
-            ));
+            );
         }
         let serde_name = container
             .serde
             .rename
             .as_ref()
-            .map_or_else(|| unraw(&input.ident), syn::LitStr::value);
+            .map_or_else(|| unraw(&input.ident), LitStr::value);
         let name = opts
             .name
             .as_ref()
-            .map_or_else(|| serde_name.clone(), syn::LitStr::value);
+            .map_or_else(|| serde_name.clone(), LitStr::value);
 
-        errors.into_result()?;
+        errors.into_result().map_err(reject)?;
         Ok(Model {
             input,
-            krate: opts
-                .krate
-                .unwrap_or_else(|| syn::parse_quote!(::fusion_runtime)),
+            krate: runtime_path(opts.krate.clone()),
             name,
             serde_name,
             field_enum,
             agent_limit: opts.agent_limit.map(|(n, _)| n),
-            format: opts.format,
-            context: opts.context,
+            format: opts.format.map(|format| match format {
+                attr::Format::Json => Format::Json,
+                attr::Format::Toon => Format::Toon,
+            }),
+            context: opts.context.clone(),
             fields,
             decls,
         })
@@ -206,14 +246,14 @@ fn named_fields<'a>(input: &'a DeriveInput, errors: &mut Errors) -> Option<&'a s
         Data::Struct(data) => match &data.fields {
             Fields::Named(named) => Some(named),
             Fields::Unnamed(fields) => {
-                errors.push(attr::error(
+                errors.push(error(
                     fields,
                     "`#[derive(Presenter)]` does not support tuple structs; name the fields, like `struct Invoice { id: String }`",
                 ));
                 None
             }
             Fields::Unit => {
-                errors.push(attr::error(
+                errors.push(error(
                     &input.ident,
                     "`#[derive(Presenter)]` does not support unit structs; give the struct named fields, like `struct Invoice { id: String }`",
                 ));
@@ -221,14 +261,14 @@ fn named_fields<'a>(input: &'a DeriveInput, errors: &mut Errors) -> Option<&'a s
             }
         },
         Data::Enum(data) => {
-            errors.push(attr::error_at(
+            errors.push(error_at(
                 data.enum_token.span,
                 "`#[derive(Presenter)]` does not support enums; derive it on a struct with named fields (one per variant if needed)",
             ));
             None
         }
         Data::Union(data) => {
-            errors.push(attr::error_at(
+            errors.push(error_at(
                 data.union_token.span,
                 "`#[derive(Presenter)]` does not support unions; derive it on a struct with named fields",
             ));
@@ -274,17 +314,15 @@ fn fields<'a>(
             name,
             wire,
             embed: attrs.embed.is_some(),
-            redact: attrs.redact.map(|r| r.censor),
+            redact: attrs.redact.map(|r| match r.censor {
+                attr::Censor::Default => Censor::Default,
+                attr::Censor::Text(text) => Censor::Text(text),
+                attr::Censor::With(with) => Censor::With(with),
+            }),
             is_option: is_option(&field.ty),
         });
     }
     fields
-}
-
-/// The identifier without `r#`.
-pub fn unraw(ident: &Ident) -> String {
-    let text = ident.to_string();
-    text.strip_prefix("r#").map_or(text.clone(), str::to_owned)
 }
 
 /// `amount_cents` → `AmountCents`.
@@ -310,14 +348,6 @@ pub fn is_option(ty: &Type) -> bool {
         }),
         _ => false,
     }
-}
-
-/// Whether a template names `name`.
-pub fn template_uses(template: &attr::Template, name: &str) -> bool {
-    template
-        .pieces
-        .iter()
-        .any(|p| matches!(p, Piece::Name(n) if n == name))
 }
 
 /// Whether any token of `ty` is one of `params` (a type that needs a where-clause).

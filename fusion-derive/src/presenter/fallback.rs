@@ -7,27 +7,27 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Data, DeriveInput, Fields, GenericParam, Ident};
 
-use crate::ast;
-use crate::attr::Error;
+use super::ast::{self, Rejected};
+use crate::common::case::unraw;
 
 /// The errors and the stubs.
-pub fn fallback(input: &DeriveInput, errors: &Error) -> TokenStream {
-    let errors = errors.to_compile_error();
-    let krate = runtime_path(input);
+pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
+    let errors = rejected.errors.to_compile_error();
+    let krate = &rejected.krate;
     let p = quote!(#krate::__private);
     let ident = &input.ident;
-    let name = ast::unraw(ident);
+    let name = unraw(ident);
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut with_ctx = input.generics.clone();
     with_ctx.params.push(GenericParam::Type(
         syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
     ));
     let (ctx_impl_generics, _, ctx_where_clause) = with_ctx.split_for_impl();
-    let (field_type, field_enum) = match field_enum(input, &p) {
+    let (field_type, field_enum) = match field_enum(input, rejected.field_enum.as_ref(), &p) {
         Some((name, tokens)) => (quote!(#name), tokens),
         None => (quote!(#p::NoField), quote!()),
     };
-    let inherent = crate::expand::inherent(input, &p, &input.generics);
+    let inherent = super::expand::inherent(input, &p, &input.generics);
     quote! {
         #errors
         #field_enum
@@ -69,62 +69,26 @@ pub fn fallback(input: &DeriveInput, errors: &Error) -> TokenStream {
     }
 }
 
-/// `crate = path` if it can be read, else `::fusion_runtime`.
-fn runtime_path(input: &DeriveInput) -> syn::Path {
-    let mut found = None;
-    for attr in input
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("presenter"))
-    {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("crate") {
-                if let Ok(value) = meta.value()
-                    && let Ok(path) = value.parse::<syn::Path>()
-                {
-                    found = Some(path);
-                }
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            }
-            Ok(())
-        });
-    }
-    found.unwrap_or_else(|| syn::parse_quote!(::fusion_runtime))
-}
-
 /// The field enum, best effort: one variant per named field (attributes may be the broken
-/// part, so every field is listed), under `field_enum = Name` if that can be read.
-fn field_enum(input: &DeriveInput, p: &TokenStream) -> Option<(Ident, TokenStream)> {
+/// part, so every field is listed), under `field_enum = Name` if that could be read.
+fn field_enum(
+    input: &DeriveInput,
+    given: Option<&Ident>,
+    p: &TokenStream,
+) -> Option<(Ident, TokenStream)> {
     let Data::Struct(data) = &input.data else {
         return None;
     };
     let Fields::Named(named) = &data.fields else {
         return None;
     };
-    let mut name = format_ident!("{}Field", input.ident);
-    for attr in input
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("presenter"))
-    {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("field_enum") {
-                if let Ok(value) = meta.value()
-                    && let Ok(ident) = value.parse::<Ident>()
-                {
-                    name = ident;
-                }
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            }
-            Ok(())
-        });
-    }
+    let name = given
+        .cloned()
+        .unwrap_or_else(|| format_ident!("{}Field", input.ident));
     let mut variants: Vec<Ident> = Vec::new();
     for field in &named.named {
         let Some(ident) = &field.ident else { continue };
-        let variant = Ident::new(&ast::variant_name(&ast::unraw(ident)), ident.span());
+        let variant = Ident::new(&ast::variant_name(&unraw(ident)), ident.span());
         if !variants.contains(&variant) {
             variants.push(variant);
         }

@@ -1,15 +1,16 @@
-//! Expansion snapshots: what `#[derive(Presenter)]` generates for each attribute, pretty-printed
-//! with prettyplease and compared with insta (`INSTA_UPDATE=always` once, review, commit).
+//! Expansion snapshots of `#[derive(Presenter)]`: what it generates for each attribute,
+//! pretty-printed with prettyplease and compared with insta (snapshots in
+//! `src/presenter/snapshots/`; `INSTA_UPDATE=always` once, review, commit).
 //!
-//! Compiled as a module of the proc-macro crate (`lib.rs` includes it under `cfg(test)`),
-//! because a proc-macro crate exports nothing else to integration tests.
+//! A module of the crate, like the tool derive's, because a proc-macro crate exports nothing
+//! else to integration tests.
 
 use quote::quote;
 
 /// The pretty-printed expansion of `input`.
 fn expand(input: proc_macro2::TokenStream) -> String {
     let input: syn::DeriveInput = syn::parse2(input).expect("the input parses");
-    let output = crate::derive(&input);
+    let output = super::derive(&input);
     let file: syn::File = syn::parse2(output).expect("the expansion parses as a file");
     prettyplease::unparse(&file)
 }

@@ -4,62 +4,31 @@
 use proc_macro2::Span;
 use syn::Ident;
 
-use crate::ast::{DeclKind, Declaration, Field, Part, Scope, Text};
-use crate::attr::{self, Decl, DeclBody, Errors, FieldAttrs, Piece, Template, name};
-
-/// The closest of `candidates` to `given`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'c>(
-    given: &str,
-    candidates: impl IntoIterator<Item = &'c str>,
-) -> Option<&'c str> {
-    let mut best: Option<(usize, &str)> = None;
-    for candidate in candidates {
-        let distance = levenshtein(given, candidate);
-        let limit = (given.chars().count().max(candidate.chars().count()) / 3).max(1);
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, candidate));
-        }
-    }
-    best.map(|(_, c)| c)
-}
-
-/// Edit distance (insertions, deletions, substitutions) between two strings.
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                previous
-            } else {
-                1 + previous.min(row[j]).min(current)
-            };
-            previous = current;
-        }
-    }
-    row[b.len()]
-}
+use super::ast::{DeclKind, Declaration, Field, Part, Scope, Text};
+use super::attr::FieldAttrs;
+use super::decl::{Decl, DeclBody};
+use super::template::{Piece, Template};
+use crate::common::case::unraw;
+use crate::common::diag::{Error, Errors, did_you_mean, error, error_at};
+use crate::common::symbol::attr as name;
 
 /// Field attributes that contradict each other.
 pub fn field_combinations(attrs: &FieldAttrs, errors: &mut Errors) {
     let skip = attrs.skip.or(attrs.serde.skip);
     if let (Some(_), Some(redact)) = (skip, &attrs.redact) {
-        errors.push(attr::error(
+        errors.push(error(
             &redact.attr,
             "`#[redact]` has no effect on a field that is never on the wire; remove `#[redact]` or the skip",
         ));
     }
     if let (Some(_), Some(embed)) = (skip, &attrs.embed) {
-        errors.push(attr::error(
+        errors.push(error(
             embed,
             "`#[embed]` cannot be used on a field that is never on the wire; remove `#[embed]` or the skip",
         ));
     }
     if let (Some(_), Some(skip_if)) = (skip, &attrs.serde.skip_if) {
-        errors.push(attr::error(
+        errors.push(error(
             skip_if,
             "`skip_serializing_if` has no effect on a field that is never on the wire; remove one of them",
         ));
@@ -74,7 +43,7 @@ pub fn wire_names(fields: &[Field<'_>], errors: &mut Errors) {
             .iter()
             .find(|f| f.wire.as_ref().is_some_and(|w| w.name == wire.name))
         {
-            errors.push(attr::error(
+            errors.push(error(
                 field.ident,
                 format!(
                     "the field `{}` is written as `{}`, like the field `{}`; rename one of them with `#[serde(rename = \"...\")]`",
@@ -93,7 +62,7 @@ pub fn variants(fields: &[Field<'_>], errors: &mut Errors) {
             .iter()
             .find(|f| f.wire.as_ref().is_some_and(|w| w.variant == wire.variant))
         {
-            errors.push(attr::error(
+            errors.push(error(
                 field.ident,
                 format!(
                     "the fields `{}` and `{}` would both be the field enum variant `{}`; rename one of the fields",
@@ -150,9 +119,9 @@ fn check_reveal(
 ) -> bool {
     let mut fine = true;
     for ident in reveal {
-        let name = crate::ast::unraw(ident);
+        let name = unraw(ident);
         if scope == Scope::Collection {
-            errors.push(attr::error(
+            errors.push(error(
                 ident,
                 format!("`reveal` is not expected in `#[{attr_name}(...)]`: collection templates only use `{{n}}`; remove it"),
             ));
@@ -165,13 +134,13 @@ fn check_reveal(
             continue;
         };
         if field.redact.is_none() && field.wire.is_some() {
-            errors.push(attr::error(
+            errors.push(error(
                 ident,
                 format!("`{name}` is neither redacted nor skipped, so it needs no `reveal`; remove it from `reveal(...)`"),
             ));
             fine = false;
-        } else if !texts.iter().any(|t| crate::ast::template_uses(t, &name)) {
-            errors.push(attr::error(
+        } else if !texts.iter().any(|t| t.uses(&name)) {
+            errors.push(error(
                 ident,
                 format!("`{name}` is revealed but the template does not use it; remove it from `reveal(...)`"),
             ));
@@ -181,7 +150,7 @@ fn check_reveal(
     fine
 }
 
-fn unknown_field(span: Span, name: &str, fields: &[Field<'_>]) -> attr::Error {
+fn unknown_field(span: Span, name: &str, fields: &[Field<'_>]) -> Error {
     let message = match did_you_mean(name, fields.iter().map(|f| f.name.as_str())) {
         Some(close) => format!("the model has no field `{name}`; did you mean `{close}`?"),
         None => format!(
@@ -194,7 +163,7 @@ fn unknown_field(span: Span, name: &str, fields: &[Field<'_>]) -> attr::Error {
                 .join(", ")
         ),
     };
-    attr::error_at(span, message)
+    error_at(span, message)
 }
 
 /// Resolves a template's placeholders against the fields (item scope) or `{n}` (collections).
@@ -204,7 +173,7 @@ fn resolve(
     template: &Template,
     reveal: &[Ident],
     fields: &[Field<'_>],
-) -> Result<Text, attr::Error> {
+) -> Result<Text, Error> {
     if template.is_static() {
         return Ok(Text::Static(template.static_text()));
     }
@@ -217,7 +186,7 @@ fn resolve(
                 if name == "n" {
                     parts.push(Part::Count);
                 } else {
-                    return Err(attr::error_at(
+                    return Err(error_at(
                         span,
                         format!(
                             "`{{{name}}}` is not available in `#[{attr_name}(...)]`: collection templates only use `{{n}}`, the number of shown items; read fields in a function with `call = ...`"
@@ -230,10 +199,10 @@ fn resolve(
                     return Err(unknown_field(span, name, fields));
                 };
                 let field = &fields[index];
-                let revealed = reveal.iter().any(|r| crate::ast::unraw(r) == *name);
+                let revealed = reveal.iter().any(|r| unraw(r) == *name);
                 if !revealed {
                     if field.redact.is_some() {
-                        return Err(attr::error_at(
+                        return Err(error_at(
                             span,
                             format!(
                                 "this template would show the redacted field `{name}`; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"
@@ -241,7 +210,7 @@ fn resolve(
                         ));
                     }
                     if field.wire.is_none() {
-                        return Err(attr::error_at(
+                        return Err(error_at(
                             span,
                             format!(
                                 "this template would show `{name}`, which is never on the wire; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"
@@ -254,24 +223,4 @@ fn resolve(
         }
     }
     Ok(Text::Template(parts, span))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn did_you_mean_finds_close_names() {
-        assert_eq!(did_you_mean("due", ["id", "due_at", "status"]), None);
-        assert_eq!(
-            did_you_mean("dueat", ["id", "due_at", "status"]),
-            Some("due_at")
-        );
-        assert_eq!(
-            did_you_mean("stauts", ["id", "due_at", "status"]),
-            Some("status")
-        );
-        assert_eq!(did_you_mean("tex", ["text", "when"]), Some("text"));
-        assert_eq!(did_you_mean("zzz", ["text", "when"]), None);
-    }
 }

@@ -1,0 +1,429 @@
+//! Parsing of the presenter's helper attributes: one type per attribute, every mistake
+//! reported, spanned at the user's token and worded the same way (lowercase, the problem, then
+//! what to write). The keys go through the shared parser in `common::args`; the declarations
+//! (`#[rule]`, `#[suggest]`, `#[ui]`) are read in `decl.rs`, serde's keys in
+//! `common::serde_attr`.
+
+use proc_macro2::Span;
+use syn::{Attribute, Expr, Ident, LitStr, Meta, Path, Type};
+
+use super::decl::{self, Decl};
+use crate::common::args::{self, Args, Kind, Seen, Spec, Voice, spec};
+use crate::common::diag::{Error, Errors, Result, did_you_mean, error, error_at};
+use crate::common::meta::{self, Arg};
+use crate::common::serde_attr::{self, SerdeContainer, SerdeField};
+use crate::common::symbol::{attr as name, key};
+
+/// Where an attribute was written.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Place {
+    /// On the struct.
+    Struct,
+    /// On a field.
+    Field,
+}
+
+impl Place {
+    /// `a struct` / `a field`, for messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Place::Struct => "a struct",
+            Place::Field => "a field",
+        }
+    }
+}
+
+/// The attributes of the struct.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `#[presenter(...)]` options.
+    pub presenter: PresenterOpts,
+    /// `#[rule]`, `#[suggest]`, `#[ui]` and their collection forms, in declaration order.
+    pub decls: Vec<Decl>,
+    /// `#[serde(...)]` options that change the wire.
+    pub serde: SerdeContainer,
+}
+
+/// The data block format of `#[presenter(format = ...)]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `format = json`.
+    Json,
+    /// `format = toon`.
+    Toon,
+}
+
+impl Format {
+    /// The names `format = ...` accepts, with their formats.
+    const NAMES: [(&'static str, Format); 2] = [("json", Format::Json), ("toon", Format::Toon)];
+}
+
+/// `#[presenter(agent_limit = 50, context = AppCtx, name = "Invoice", crate = path,
+/// field_enum = Name, format = toon)]`.
+#[derive(Default)]
+pub struct PresenterOpts {
+    /// The agent limit and the literal it came from.
+    pub agent_limit: Option<(usize, Span)>,
+    /// The request context type.
+    pub context: Option<Type>,
+    /// The model's name.
+    pub name: Option<LitStr>,
+    /// The path to `fusion_runtime`.
+    pub krate: Option<Path>,
+    /// The name of the field enum.
+    pub field_enum: Option<Ident>,
+    /// The data block format.
+    pub format: Option<Format>,
+}
+
+/// The attributes of one field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// `#[presenter(skip)]`, with its span.
+    pub skip: Option<Span>,
+    /// `#[redact(...)]`.
+    pub redact: Option<RedactAttr>,
+    /// `#[embed]`, kept for spans.
+    pub embed: Option<Attribute>,
+    /// `#[serde(...)]` options that change the wire.
+    pub serde: SerdeField,
+}
+
+/// `#[redact]`, `#[redact(censor = "***")]`, `#[redact(with = path)]`.
+pub struct RedactAttr {
+    /// The attribute, for spans.
+    pub attr: Attribute,
+    /// Which censor.
+    pub censor: Censor,
+}
+
+/// What replaces a redacted value (SPEC §8.1), as written.
+pub enum Censor {
+    /// `"[REDACTED]"`.
+    Default,
+    /// A fixed text.
+    Text(LitStr),
+    /// A function of the field's value.
+    With(Expr),
+}
+
+/// How the presenter attributes word key mistakes: "in `#[rule(...)]`".
+pub struct AttrVoice {
+    /// The attribute's name.
+    pub attr: &'static str,
+    /// Keys that belong in another place, with the fix (the message is "`key` fix").
+    pub elsewhere: &'static [(&'static str, &'static str)],
+}
+
+impl AttrVoice {
+    /// The voice of `attr`, with no key that belongs elsewhere.
+    pub const fn of(attr: &'static str) -> Self {
+        AttrVoice {
+            attr,
+            elsewhere: &[],
+        }
+    }
+}
+
+impl Voice for AttrVoice {
+    fn label(&self) -> String {
+        format!("`#[{}(...)]`", self.attr)
+    }
+
+    fn bare(&self) -> String {
+        format!("`#[{}]`", self.attr)
+    }
+
+    fn elsewhere(&self, key: &str) -> Option<String> {
+        self.elsewhere
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, fix)| format!("`{key}` {fix}"))
+    }
+
+    fn word_is_function(&self) -> bool {
+        self.attr == name::UI || self.attr == name::COLLECTION_UI
+    }
+}
+
+/// Parses every helper attribute of the struct.
+pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    let mut presenter_keys = Seen::default();
+    for attr in attrs {
+        let Some(attr_name) = attr
+            .path()
+            .get_ident()
+            .and_then(|i| crate::common::symbol::attr_name(&i.to_string()))
+        else {
+            continue;
+        };
+        match attr_name {
+            name::PRESENTER => {
+                presenter_opts(attr, &mut presenter_keys, &mut out.presenter, errors);
+            }
+            name::RULE
+            | name::COLLECTION_RULE
+            | name::SUGGEST
+            | name::COLLECTION_SUGGEST
+            | name::UI
+            | name::COLLECTION_UI => {
+                if let Some(decl) = errors.handle(decl::parse(attr, attr_name)) {
+                    out.decls.push(decl);
+                }
+            }
+            name::SERDE => serde_attr::container(attr, &mut out.serde, errors),
+            other if name::ON_FIELD.contains(&other) => {
+                errors.push(misplaced(attr, other, Place::Struct));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Parses every helper attribute of one field.
+pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    let mut presenter_keys = Seen::default();
+    for attr in attrs {
+        let Some(attr_name) = attr
+            .path()
+            .get_ident()
+            .and_then(|i| crate::common::symbol::attr_name(&i.to_string()))
+        else {
+            continue;
+        };
+        match attr_name {
+            name::PRESENTER => {
+                if let Some(span) = field_presenter(attr, &mut presenter_keys, errors) {
+                    out.skip.get_or_insert(span);
+                }
+            }
+            name::REDACT => {
+                if out.redact.is_some() {
+                    errors.push(duplicate_attr(attr, name::REDACT));
+                } else if let Some(redact) = errors.handle(redact(attr)) {
+                    out.redact = Some(redact);
+                }
+            }
+            name::EMBED => {
+                if out.embed.is_some() {
+                    errors.push(duplicate_attr(attr, name::EMBED));
+                } else if errors.handle(embed(attr)).is_some() {
+                    out.embed = Some(attr.clone());
+                }
+            }
+            name::SERDE => serde_attr::field(attr, &mut out.serde, errors),
+            other if name::ON_STRUCT.contains(&other) => {
+                errors.push(misplaced(attr, other, Place::Field));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// "`#[redact]` is not expected on a struct; put it on a field".
+fn misplaced(attr: &Attribute, attr_name: &str, place: Place) -> Error {
+    let fix = match place {
+        Place::Struct => "put it on a field",
+        Place::Field => "put it on the struct",
+    };
+    error(
+        attr,
+        format!(
+            "`#[{attr_name}]` is not expected on {}; {fix}",
+            place.noun()
+        ),
+    )
+}
+
+/// "duplicate `#[redact]` on this field; keep only one".
+fn duplicate_attr(attr: &Attribute, attr_name: &str) -> Error {
+    error(
+        attr,
+        format!("duplicate `#[{attr_name}]` on this field; keep only one"),
+    )
+}
+
+/// The argument list of `#[name(...)]`; `#[name]` has none, `#[name = ...]` is an error.
+pub fn list(attr: &Attribute, attr_name: &str, example: &str) -> Result<Vec<Arg>> {
+    match &attr.meta {
+        Meta::Path(_) => Ok(Vec::new()),
+        Meta::List(list) => meta::parse_items(list.tokens.clone()).map_err(|e| {
+            error_at(
+                e.span(),
+                format!("`#[{attr_name}(...)]` cannot be read: {e}; write `{example}`"),
+            )
+        }),
+        Meta::NameValue(nv) => Err(error(
+            &nv.value,
+            format!("`#[{attr_name} = ...]` is not a form of `#[{attr_name}]`; write `{example}`"),
+        )),
+    }
+}
+
+/// Reports positional items in an attribute that has none.
+pub fn positional_not_expected(args: &Args, attr: &str, example: &str, errors: &mut Errors) {
+    for item in &args.positional {
+        errors.spanned(
+            item,
+            format!("a value without a key is not expected in `#[{attr}(...)]`; write `{example}`"),
+        );
+    }
+}
+
+/// Container `#[presenter(...)]`.
+fn presenter_opts(attr: &Attribute, seen: &mut Seen, out: &mut PresenterOpts, errors: &mut Errors) {
+    const SPECS: &[Spec] = &[
+        spec(key::AGENT_LIMIT, Kind::Int, "agent_limit = 50"),
+        spec(key::CONTEXT, Kind::Type, "context = AppCtx"),
+        spec(key::NAME, Kind::Str, "name = \"Invoice\""),
+        spec(key::CRATE, Kind::Path, "crate = ::fusion_runtime"),
+        spec(key::FIELD_ENUM, Kind::Ident, "field_enum = InvoiceField"),
+        spec(key::FORMAT, Kind::Ident, "format = toon"),
+    ];
+    const VOICE: AttrVoice = AttrVoice {
+        attr: name::PRESENTER,
+        elsewhere: &[(
+            key::SKIP,
+            "is not expected on a struct; put `#[presenter(skip)]` on a field",
+        )],
+    };
+    let example = "#[presenter(agent_limit = 50)]";
+    let Some(items) = errors.handle(list(attr, name::PRESENTER, example)) else {
+        return;
+    };
+    if matches!(attr.meta, Meta::Path(_)) {
+        errors.spanned(
+            attr,
+            format!("`#[presenter]` needs options; write `{example}` or remove it"),
+        );
+        return;
+    }
+    let args = args::check(items, SPECS, seen, &VOICE, errors);
+    positional_not_expected(&args, name::PRESENTER, example, errors);
+    if let Some(limit) = args.int(key::AGENT_LIMIT) {
+        out.agent_limit = Some(limit);
+    }
+    if let Some(ty) = args.ty(key::CONTEXT) {
+        out.context = Some(ty.clone());
+    }
+    if let Some(lit) = args.str(key::NAME) {
+        if lit.value().is_empty() {
+            errors.spanned(
+                lit,
+                "the model's `name` is empty; write `name = \"Invoice\"`",
+            );
+        } else {
+            out.name = Some(lit.clone());
+        }
+    }
+    if let Some(path) = args.path(key::CRATE) {
+        out.krate = Some(path.clone());
+    }
+    if let Some(ident) = args.ident(key::FIELD_ENUM) {
+        out.field_enum = Some(ident.clone());
+    }
+    if let Some(ident) = args.ident(key::FORMAT) {
+        match data_format(ident) {
+            Ok(format) => out.format = Some(format),
+            Err(error) => errors.push(error),
+        }
+    }
+}
+
+/// `json` or `toon`.
+fn data_format(ident: &Ident) -> Result<Format> {
+    let given = ident.to_string();
+    if let Some((_, format)) = Format::NAMES.iter().find(|(name, _)| *name == given) {
+        return Ok(*format);
+    }
+    let fix = match did_you_mean(&given, Format::NAMES.iter().map(|(name, _)| *name)) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None => "write `format = toon` or `format = json`".to_owned(),
+    };
+    Err(error(
+        ident,
+        format!("unknown data block format `{given}`; {fix}"),
+    ))
+}
+
+/// Field `#[presenter(skip)]`; returns the span of `skip`.
+fn field_presenter(attr: &Attribute, seen: &mut Seen, errors: &mut Errors) -> Option<Span> {
+    const SPECS: &[Spec] = &[spec(key::SKIP, Kind::Flag, "#[presenter(skip)]")];
+    const ON_STRUCT: &str =
+        "is not expected on a field; put it in `#[presenter(...)]` on the struct";
+    const VOICE: AttrVoice = AttrVoice {
+        attr: name::PRESENTER,
+        elsewhere: &[
+            (key::AGENT_LIMIT, ON_STRUCT),
+            (key::CONTEXT, ON_STRUCT),
+            (key::NAME, ON_STRUCT),
+            (key::CRATE, ON_STRUCT),
+            (key::FIELD_ENUM, ON_STRUCT),
+            (key::FORMAT, ON_STRUCT),
+        ],
+    };
+    let example = "#[presenter(skip)]";
+    let items = errors.handle(list(attr, name::PRESENTER, example))?;
+    let args = args::check(items, SPECS, seen, &VOICE, errors);
+    positional_not_expected(&args, name::PRESENTER, example, errors);
+    if matches!(attr.meta, Meta::Path(_)) {
+        errors.spanned(
+            attr,
+            format!("`#[presenter]` on a field needs an option; write `{example}`"),
+        );
+        return None;
+    }
+    args.flag(key::SKIP)
+}
+
+/// `#[redact]`, `#[redact(censor = "***")]`, `#[redact(with = path)]`.
+fn redact(attr: &Attribute) -> Result<RedactAttr> {
+    const SPECS: &[Spec] = &[
+        spec(key::CENSOR, Kind::Str, "censor = \"***\""),
+        spec(key::WITH, Kind::Callback, "with = mask_card"),
+    ];
+    let example = "#[redact(censor = \"***\")]";
+    let items = list(attr, name::REDACT, example)?;
+    let mut errors = Errors::default();
+    let voice = AttrVoice::of(name::REDACT);
+    let args = args::check(items, SPECS, &mut Seen::default(), &voice, &mut errors);
+    positional_not_expected(&args, name::REDACT, example, &mut errors);
+    let censor = match (args.str(key::CENSOR), args.expr(key::WITH)) {
+        (Some(_), Some(_)) => {
+            errors.push(decl::conflict(
+                name::REDACT,
+                "`censor`",
+                "`with`",
+                args.span(key::WITH).unwrap_or_else(Span::call_site),
+            ));
+            Censor::Default
+        }
+        (Some(text), None) => Censor::Text(text.clone()),
+        (None, Some(with)) => Censor::With(with.clone()),
+        (None, None) => Censor::Default,
+    };
+    errors.into_result()?;
+    Ok(RedactAttr {
+        attr: attr.clone(),
+        censor,
+    })
+}
+
+/// `#[embed]`: no arguments.
+fn embed(attr: &Attribute) -> Result<()> {
+    let items = list(attr, name::EMBED, "#[embed]")?;
+    let mut errors = Errors::default();
+    let voice = AttrVoice::of(name::EMBED);
+    let args = args::check(items, &[], &mut Seen::default(), &voice, &mut errors);
+    for item in &args.positional {
+        errors.spanned(
+            item,
+            "`#[embed]` takes no arguments: the field's type decides (a presenter, or an `Option`, `Vec`, slice or `Box` of one); write `#[embed]`",
+        );
+    }
+    errors.into_result()
+}

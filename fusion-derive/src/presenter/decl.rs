@@ -1,0 +1,389 @@
+//! The declarations on the struct: `#[rule]`, `#[suggest]`, `#[ui]` and their collection
+//! forms. One parser reads what they share (the argument list, `when`, `call`, `reveal`);
+//! each attribute adds a small body function that decides what it produces.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, ExprPath, Ident, Lit, LitStr, Meta, Path};
+
+use super::attr::{AttrVoice, list, positional_not_expected};
+use super::template::{Template, template};
+use crate::common::args::{self, Args, Kind, Seen, Spec, spec};
+use crate::common::diag::{Error, Errors, Result, error, error_at};
+use crate::common::meta::{Arg, Form};
+use crate::common::symbol::{attr as name, key};
+
+/// One struct-level declaration: `#[rule]`, `#[suggest]`, `#[ui]` or a collection form.
+pub struct Decl {
+    /// Which attribute it came from (`rule`, `collection_ui`, ...).
+    pub attr: &'static str,
+    /// What it produces.
+    pub body: DeclBody,
+    /// `when = predicate`.
+    pub when: Option<Expr>,
+    /// `reveal(field, ...)`.
+    pub reveal: Vec<Ident>,
+}
+
+/// What a declaration produces, as written.
+pub enum DeclBody {
+    /// A rule text template.
+    RuleText(Template),
+    /// `#[rule(call = f)]`.
+    RuleCall(Expr),
+    /// `#[suggest(tool = "...", reason = "...")]` (both templates).
+    SuggestPair(Template, Template),
+    /// `#[suggest(call = f)]`.
+    SuggestCall(Expr),
+    /// `#[ui(f)]` or `#[ui(call = f)]`.
+    UiCall(Expr),
+    /// `#[ui(markdown = "...")]`.
+    UiMarkdown(Template),
+    /// `#[ui(summary = "...")]`.
+    UiSummary(Template),
+}
+
+impl DeclBody {
+    /// The templates of the declaration.
+    pub fn templates(&self) -> Vec<&Template> {
+        match self {
+            DeclBody::RuleText(t) | DeclBody::UiMarkdown(t) | DeclBody::UiSummary(t) => vec![t],
+            DeclBody::SuggestPair(tool, reason) => vec![tool, reason],
+            DeclBody::RuleCall(_) | DeclBody::SuggestCall(_) | DeclBody::UiCall(_) => Vec::new(),
+        }
+    }
+}
+
+/// What one declaration attribute adds to the shared parser.
+struct Family {
+    /// Every key it accepts, in the order messages list them.
+    specs: &'static [Spec],
+    /// How it is written, on an item and on a collection.
+    examples: [&'static str; 2],
+    /// What it produces, from the parsed arguments; `None` after reporting why.
+    body: fn(&mut Parts<'_>) -> Option<DeclBody>,
+}
+
+/// The parsed arguments of one declaration, handed to its body function.
+struct Parts<'a> {
+    attr: &'a Attribute,
+    attr_name: &'static str,
+    example: &'static str,
+    args: Args,
+    /// `call = f` and the span of `call`.
+    call: Option<(Expr, Span)>,
+    /// The span of `reveal`, if given.
+    reveal: Option<Span>,
+    errors: Errors,
+}
+
+impl Parts<'_> {
+    /// "`reveal` and `call` cannot be used together": a function shows what it likes.
+    fn reveal_conflicts_with(&mut self, what: &str) {
+        if let Some(span) = self.reveal {
+            self.errors
+                .push(conflict(self.attr_name, "`reveal`", what, span));
+        }
+    }
+
+    /// The template of `key = "..."`, if given and well formed.
+    fn template(&mut self, key: &str) -> Option<(Template, Span)> {
+        let lit = self.args.str(key)?.clone();
+        let span = self.args.span(key).unwrap_or(lit.span());
+        self.errors.handle(template(&lit)).map(|t| (t, span))
+    }
+}
+
+/// Parses one declaration attribute (`attr_name` is one of the six).
+pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
+    let family = match attr_name {
+        name::RULE | name::COLLECTION_RULE => &RULE,
+        name::SUGGEST | name::COLLECTION_SUGGEST => &SUGGEST,
+        _ => &UI,
+    };
+    let collection = matches!(
+        attr_name,
+        name::COLLECTION_RULE | name::COLLECTION_SUGGEST | name::COLLECTION_UI
+    );
+    let example = family.examples[usize::from(collection)];
+    let items = list(attr, attr_name, example)?;
+    if matches!(attr.meta, Meta::Path(_)) {
+        return Err(error(
+            attr,
+            format!("`#[{attr_name}]` needs arguments; write `{example}`"),
+        ));
+    }
+    let mut errors = Errors::default();
+    let voice = AttrVoice::of(attr_name);
+    let args = args::check(
+        items,
+        family.specs,
+        &mut Seen::default(),
+        &voice,
+        &mut errors,
+    );
+    let when = args.expr(key::WHEN).cloned();
+    let reveal = args.idents(key::REVEAL).to_vec();
+    let mut parts = Parts {
+        attr,
+        attr_name,
+        example,
+        call: args
+            .expr(key::CALL)
+            .map(|call| (call.clone(), args.span(key::CALL).unwrap_or(call.span()))),
+        reveal: args.span(key::REVEAL),
+        args,
+        errors,
+    };
+    let body = (family.body)(&mut parts);
+    parts.errors.into_result()?;
+    // Every body function that yields nothing reports why first.
+    let body = body.ok_or_else(|| error_at(Span::call_site(), "this attribute cannot be read"))?;
+    Ok(Decl {
+        attr: attr_name,
+        body,
+        when,
+        reveal,
+    })
+}
+
+/// "a text and `call` cannot be used together in `#[rule(...)]`; keep one of them".
+pub fn conflict(attr: &str, a: &str, b: &str, span: Span) -> Error {
+    error_at(
+        span,
+        format!("{a} and {b} cannot be used together in `#[{attr}(...)]`; keep one of them"),
+    )
+}
+
+const RULE: Family = Family {
+    specs: &[
+        spec(key::TEXT, Kind::Str, "text = \"...\""),
+        spec(key::WHEN, Kind::Callback, "when = Self::is_overdue"),
+        spec(key::CALL, Kind::Callback, "call = Self::rules"),
+        spec(key::REVEAL, Kind::Idents, "reveal(ssn)"),
+    ],
+    examples: [
+        "#[rule(\"amount_cents is in CENTS.\")]",
+        "#[collection_rule(\"Total: {n}\")]",
+    ],
+    body: rule,
+};
+
+/// `#[rule("...")]`, `#[rule(text = "...")]` or `#[rule(call = f)]`.
+fn rule(parts: &mut Parts<'_>) -> Option<DeclBody> {
+    let attr_name = parts.attr_name;
+    let text = text_arg(parts);
+    match (text, parts.call.take()) {
+        (Some(_), Some((_, call_span))) => {
+            parts
+                .errors
+                .push(conflict(attr_name, "a text", "`call`", call_span));
+            None
+        }
+        (Some(text), None) => parts.errors.handle(template(&text)).map(DeclBody::RuleText),
+        (None, Some((call, _))) => {
+            parts.reveal_conflicts_with("`call`");
+            Some(DeclBody::RuleCall(call))
+        }
+        (None, None) => {
+            if parts.errors.is_empty() {
+                parts.errors.spanned(
+                    parts.attr,
+                    format!(
+                        "`#[{attr_name}]` needs a text or a function; write `{}` or `#[{attr_name}(call = Self::rules)]`",
+                        parts.example
+                    ),
+                );
+            }
+            None
+        }
+    }
+}
+
+/// The text given positionally (`#[rule("...")]`) or as `text = "..."`.
+fn text_arg(parts: &mut Parts<'_>) -> Option<LitStr> {
+    let (attr, example) = (parts.attr_name, parts.example);
+    let mut positional = None;
+    for item in std::mem::take(&mut parts.args.positional) {
+        match item {
+            Arg::Lit(Lit::Str(lit)) if positional.is_none() => positional = Some(lit),
+            Arg::Lit(Lit::Str(lit)) => parts.errors.spanned(
+                lit,
+                format!("`#[{attr}(...)]` takes one text; write one `#[{attr}(...)]` per rule"),
+            ),
+            Arg::Lit(lit) => parts.errors.spanned(
+                lit,
+                format!("the text of `#[{attr}]` must be a string; write `{example}`"),
+            ),
+            Arg::Meta(meta) => parts.errors.spanned(
+                &meta,
+                format!(
+                    "a path without a key is not expected in `#[{attr}(...)]`; write `call = {}` for a function",
+                    path_text(&meta.path)
+                ),
+            ),
+        }
+    }
+    match (positional, parts.args.str(key::TEXT).cloned()) {
+        (Some(_), Some(keyed)) => {
+            parts.errors.spanned(
+                keyed,
+                format!(
+                    "the text of `#[{attr}]` is given twice; keep either `\"...\"` or `text = \"...\"`"
+                ),
+            );
+            None
+        }
+        (Some(text), None) | (None, Some(text)) => Some(text),
+        (None, None) => None,
+    }
+}
+
+fn path_text(path: &Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+const SUGGEST: Family = Family {
+    specs: &[
+        spec(key::TOOL, Kind::Str, "tool = \"billing.remind\""),
+        spec(
+            key::REASON,
+            Kind::Str,
+            "reason = \"Send a payment reminder\"",
+        ),
+        spec(key::WHEN, Kind::Callback, "when = Self::is_open"),
+        spec(key::CALL, Kind::Callback, "call = Self::suggestions"),
+        spec(key::REVEAL, Kind::Idents, "reveal(ssn)"),
+    ],
+    examples: [
+        "#[suggest(tool = \"billing.remind\", reason = \"Send a payment reminder\")]",
+        "#[collection_suggest(tool = \"billing.export\", reason = \"Export {n} rows\")]",
+    ],
+    body: suggest,
+};
+
+/// `#[suggest(tool = "...", reason = "...")]` or `#[suggest(call = f)]`.
+fn suggest(parts: &mut Parts<'_>) -> Option<DeclBody> {
+    let attr_name = parts.attr_name;
+    positional_not_expected(&parts.args, attr_name, parts.example, &mut parts.errors);
+    let tool = parts.args.str(key::TOOL).cloned();
+    let reason = parts.args.str(key::REASON).cloned();
+    match (parts.call.take(), tool, reason) {
+        (Some((_, call_span)), tool, reason) if tool.is_some() || reason.is_some() => {
+            let which = if tool.is_some() { "`tool`" } else { "`reason`" };
+            parts
+                .errors
+                .push(conflict(attr_name, "`call`", which, call_span));
+            None
+        }
+        (Some((call, _)), _, _) => {
+            parts.reveal_conflicts_with("`call`");
+            Some(DeclBody::SuggestCall(call))
+        }
+        (None, Some(tool), Some(reason)) => {
+            let tool = parts.errors.handle(template(&tool));
+            let reason = parts.errors.handle(template(&reason));
+            Some(DeclBody::SuggestPair(tool?, reason?))
+        }
+        (None, tool, _) => {
+            if parts.errors.is_empty() {
+                let missing = if tool.is_none() { "tool" } else { "reason" };
+                parts.errors.spanned(
+                    parts.attr,
+                    format!(
+                        "`#[{attr_name}]` needs `{missing}`; write `{}`, or `call = Self::suggestions` for a function",
+                        parts.example
+                    ),
+                );
+            }
+            None
+        }
+    }
+}
+
+const UI: Family = Family {
+    specs: &[
+        spec(key::CALL, Kind::Callback, "call = Self::gauge"),
+        spec(key::MARKDOWN, Kind::Str, "markdown = \"Client: {name}\""),
+        spec(key::SUMMARY, Kind::Str, "summary = \"{n} items\""),
+        spec(key::WHEN, Kind::Callback, "when = Self::is_open"),
+        spec(key::REVEAL, Kind::Idents, "reveal(ssn)"),
+    ],
+    examples: ["#[ui(Self::gauge)]", "#[collection_ui(Self::summary)]"],
+    body: ui,
+};
+
+/// `#[ui(f)]`, `#[ui(call = f)]`, `#[ui(markdown = "...")]` or `#[ui(summary = "...")]`.
+fn ui(parts: &mut Parts<'_>) -> Option<DeclBody> {
+    let attr_name = parts.attr_name;
+    let mut bodies: Vec<(String, Span, DeclBody)> = Vec::new();
+    if let Some(call) = ui_function(parts) {
+        let span = call.span();
+        bodies.push(("a function path".to_owned(), span, DeclBody::UiCall(call)));
+    }
+    if let Some((call, span)) = parts.call.take() {
+        bodies.push(("`call`".to_owned(), span, DeclBody::UiCall(call)));
+    }
+    for (key, make) in [
+        (
+            key::MARKDOWN,
+            DeclBody::UiMarkdown as fn(Template) -> DeclBody,
+        ),
+        (key::SUMMARY, DeclBody::UiSummary),
+    ] {
+        if let Some((template, span)) = parts.template(key) {
+            bodies.push((format!("`{key}`"), span, make(template)));
+        }
+    }
+    if bodies.len() > 1 {
+        parts
+            .errors
+            .push(conflict(attr_name, &bodies[0].0, &bodies[1].0, bodies[1].1));
+    }
+    let body = bodies.into_iter().next().map(|(_, _, body)| body);
+    if matches!(body, Some(DeclBody::UiCall(_))) {
+        parts.reveal_conflicts_with("a function");
+    }
+    if body.is_none() && parts.errors.is_empty() {
+        parts.errors.spanned(
+            parts.attr,
+            format!(
+                "`#[{attr_name}]` needs a function; write `{}`",
+                parts.example
+            ),
+        );
+    }
+    body
+}
+
+/// The function given positionally: `#[ui(Self::gauge)]`.
+fn ui_function(parts: &mut Parts<'_>) -> Option<Expr> {
+    let (attr, example) = (parts.attr_name, parts.example);
+    let mut function = None;
+    for item in std::mem::take(&mut parts.args.positional) {
+        match item {
+            Arg::Meta(meta) if matches!(meta.form, Form::Word) && function.is_none() => {
+                function = Some(Expr::Path(ExprPath {
+                    attrs: Vec::new(),
+                    qself: None,
+                    path: meta.path,
+                }));
+            }
+            Arg::Meta(meta) if matches!(meta.form, Form::Word) => parts.errors.spanned(
+                meta.path,
+                format!(
+                    "`#[{attr}(...)]` takes one function; write one `#[{attr}(...)]` per UI entry"
+                ),
+            ),
+            other => parts.errors.spanned(
+                other,
+                format!("`#[{attr}(...)]` expects a function path; write `{example}`"),
+            ),
+        }
+    }
+    function
+}
