@@ -14,7 +14,7 @@ use serde_json::{Map, Number, Value};
 pub(crate) const MAX_PROBLEMS: usize = 100;
 
 use super::shape::{Extra, ObjectShape, Shape, ShapeId, Shapes, enum_text, float_bound};
-use crate::error::{Bound, Expected, JsonType, Problem, ProblemKind, describe_sent};
+use super::problems::{Bound, Expected, JsonType, Problem, ProblemKind, describe_sent};
 
 /// A path from the arguments' root: member names and element indexes.
 #[derive(Debug, Clone, Default)]
