@@ -5,7 +5,7 @@
 //! calls [`describe`] with the layout the tool declares.
 //!
 //! ```
-//! use fusion_runtime::description::{self, ActionDescriptor, Layout};
+//! use fusion_runtime::tool::description::{self, ActionDescriptor, Layout};
 //!
 //! let actions = [
 //!     ActionDescriptor::new("list").description("List all"),

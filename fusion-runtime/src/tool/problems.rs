@@ -76,7 +76,7 @@ const SENT_KEPT_CHARS: usize = 47;
 
 /// The SENT description of a JSON value (SPEC §13.5): `'text'` (shortened past 50 characters),
 /// a number's text, `true`/`false`/`null`, `an array of N items`, `an object`.
-pub fn describe_sent(value: &serde_json::Value) -> String {
+pub(crate) fn describe_sent(value: &serde_json::Value) -> String {
     use serde_json::Value;
     match value {
         Value::Null => "null".to_owned(),
@@ -132,7 +132,7 @@ pub enum ProblemKind {
     },
     /// The JSON type is wrong.
     WrongType {
-        /// SENT of the value (see [`describe_sent`]).
+        /// SENT of the value, as SPEC §13.5 describes a sent value.
         sent: String,
         /// What the field expects.
         expected: Expected,

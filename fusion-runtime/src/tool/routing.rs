@@ -14,13 +14,14 @@ use crate::model::Selection;
 use crate::response::{ToolError, ToolResponse};
 
 impl ToolDefinition {
-    /// [`ToolDefinition::parse`], then the typed input read from the arguments (see
-    /// [`read_typed`]): what an adapter hands its handler.
+    /// [`ToolDefinition::parse`], then the typed input read from the arguments: what a custom
+    /// dispatch (an adapter) hands its handler. A value serde still refuses (a check of the
+    /// type's own, such as a `TryFrom` conversion) becomes a `<validation_error>` at `(root)`.
     #[allow(
         clippy::result_large_err,
         reason = "the error is the response to send, moved once"
     )]
-    pub(crate) fn parse_typed<T: serde::de::DeserializeOwned>(
+    pub fn parse_typed<T: serde::de::DeserializeOwned>(
         &self,
         arguments: Option<Value>,
     ) -> Result<(T, Call), ToolResponse> {

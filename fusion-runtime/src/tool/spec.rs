@@ -221,7 +221,8 @@ impl ActionSpec {
     ///   `output`; a hand-written spec calls `.output::<Model>()` itself.
     ///
     /// ```
-    /// use fusion_runtime::tool::{ActionSpec, Call, Tool, ToolSet, ToolSpec};
+    /// use fusion_runtime::tool::{ActionSpec, ToolSpec};
+    /// use fusion_runtime::{Call, Tool, ToolSet};
     /// use fusion_runtime::Presenter;
     ///
     /// #[derive(Presenter)]

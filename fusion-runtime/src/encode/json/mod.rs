@@ -11,7 +11,7 @@
 //! model).
 //!
 //! ```
-//! use fusion_runtime::json;
+//! use fusion_runtime::testing::json;
 //! assert_eq!(json::to_string(&[1e21, 0.1 + 0.2]).unwrap(), "[\n  1e+21,\n  0.30000000000000004\n]");
 //! assert_eq!(json::to_string("</domain_rules>").unwrap(), "\"\\u003c/domain_rules>\"");
 //! ```
@@ -32,7 +32,7 @@ mod raw;
 /// Writes `value` as a SPEC §3 JSON text (two-space indentation, no final LF).
 ///
 /// ```
-/// let text = fusion_runtime::json::to_string(&serde_json::json!({"a": 100.0, "b": [1]})).unwrap();
+/// let text = fusion_runtime::testing::json::to_string(&serde_json::json!({"a": 100.0, "b": [1]})).unwrap();
 /// assert_eq!(text, "{\n  \"a\": 100,\n  \"b\": [\n    1\n  ]\n}");
 /// ```
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, EncodeError> {
