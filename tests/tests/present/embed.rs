@@ -1,0 +1,378 @@
+//! `#[embed]`: child presenters of a model field (SPEC §6.8): a presenter, an `Option`, a
+//! `Vec`, a slice or a `Box` of one; de-duplication and the first-item UI rule.
+
+use crate::support;
+
+use fusion_runtime::{Presenter, UiBlock, ui};
+use support::{assert_blocks, listing};
+
+/// SPEC V6: `Client` with a static rule.
+#[derive(Presenter)]
+#[rule("From child presenter")]
+struct V6Client {
+    name: &'static str,
+}
+
+/// SPEC V6: `Order` with item UI, a static rule and a suggestion, embedding `Client`.
+#[derive(Presenter)]
+#[ui(Self::chart)]
+#[rule("Rule 1")]
+#[suggest(tool = "next.action", reason = "Do this next")]
+struct V6Order {
+    id: &'static str,
+    #[embed]
+    client: V6Client,
+}
+
+impl V6Order {
+    fn chart(_: &Self) -> UiBlock {
+        UiBlock::custom("echarts", "```echarts\n{}\n```")
+    }
+}
+
+#[test]
+fn v06_full_block_order() {
+    let order = V6Order {
+        id: "123",
+        client: V6Client { name: "A" },
+    };
+    let response = order
+        .present()
+        .into_builder()
+        .unwrap()
+        .hint("Pay attention")
+        .build();
+    assert_blocks(
+        &response,
+        &[
+            "{\n  \"id\": \"123\",\n  \"client\": {\n    \"name\": \"A\"\n  }\n}",
+            "<ui_passthrough type=\"echarts\">\n```echarts\n{}\n```\n</ui_passthrough>",
+            "<domain_rules>\n- From child presenter\n</domain_rules>",
+            "<llm_directives>\n- Pay attention\n</llm_directives>",
+            "<domain_rules>\n- Rule 1\n</domain_rules>",
+            "<action_suggestions>\n- next.action: Do this next\n</action_suggestions>",
+        ],
+    );
+}
+
+/// SPEC V29–V32 **Client**.
+#[derive(Presenter)]
+#[rule("Display company name prominently.")]
+#[ui(markdown = "Client: {name}")]
+#[suggest(tool = "clients.get", reason = "Open client")]
+struct Client {
+    name: &'static str,
+}
+
+/// SPEC V29–V30 **Order**: an absent client is omitted from the wire form.
+#[derive(Presenter)]
+#[rule("Order rule")]
+#[ui(markdown = "Order UI")]
+#[suggest(tool = "orders.get", reason = "Open order")]
+struct Order {
+    id: &'static str,
+    #[embed]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    client: Option<Client>,
+}
+
+#[test]
+fn v29_embed_single_value() {
+    let order = Order {
+        id: "O1",
+        client: Some(Client { name: "Acme" }),
+    };
+    assert_blocks(
+        &order.present().build().unwrap(),
+        &[
+            "{\n  \"id\": \"O1\",\n  \"client\": {\n    \"name\": \"Acme\"\n  }\n}",
+            "<ui_passthrough type=\"markdown\">\nOrder UI\n</ui_passthrough>",
+            "<ui_passthrough type=\"markdown\">\nClient: Acme\n</ui_passthrough>",
+            "<domain_rules>\n- Display company name prominently.\n</domain_rules>",
+            "<action_suggestions>\n- clients.get: Open client\n</action_suggestions>",
+            "<domain_rules>\n- Order rule\n</domain_rules>",
+            "<action_suggestions>\n- orders.get: Open order\n</action_suggestions>",
+        ],
+    );
+}
+
+#[test]
+fn v30_embed_collection() {
+    let orders = [
+        Order {
+            id: "O1",
+            client: Some(Client { name: "Acme" }),
+        },
+        Order {
+            id: "O2",
+            client: Some(Client { name: "Beta" }),
+        },
+        Order {
+            id: "O3",
+            client: None,
+        },
+    ];
+    assert_blocks(
+        &Order::present_all(&orders).build().unwrap(),
+        &[
+            "[\n  {\n    \"id\": \"O1\",\n    \"client\": {\n      \"name\": \"Acme\"\n    }\n  },\n  {\n    \"id\": \"O2\",\n    \"client\": {\n      \"name\": \"Beta\"\n    }\n  },\n  {\n    \"id\": \"O3\"\n  }\n]",
+            "<ui_passthrough type=\"markdown\">\nClient: Acme\n</ui_passthrough>",
+            "<domain_rules>\n- Display company name prominently.\n</domain_rules>",
+            "<action_suggestions>\n- clients.get: Open client\n</action_suggestions>",
+            "<domain_rules>\n- Order rule\n</domain_rules>",
+            "<action_suggestions>\n- orders.get: Open order\n</action_suggestions>",
+        ],
+    );
+}
+
+/// SPEC V31 **Contact**.
+#[derive(Presenter)]
+#[rule("Contacts are shared across teams.")]
+struct Contact {
+    name: &'static str,
+}
+
+/// SPEC V31 `Shipment`: two embeds of one model, no declarations.
+#[derive(Presenter)]
+struct Shipment {
+    id: &'static str,
+    #[embed]
+    billing_contact: Contact,
+    #[embed]
+    shipping_contact: Contact,
+}
+
+#[test]
+fn v31_embed_de_duplication_inside_one_item() {
+    let shipment = Shipment {
+        id: "S1",
+        billing_contact: Contact { name: "Ann" },
+        shipping_contact: Contact { name: "Bob" },
+    };
+    assert_blocks(
+        &shipment.present().build().unwrap(),
+        &[
+            "{\n  \"id\": \"S1\",\n  \"billing_contact\": {\n    \"name\": \"Ann\"\n  },\n  \"shipping_contact\": {\n    \"name\": \"Bob\"\n  }\n}",
+            "<domain_rules>\n- Contacts are shared across teams.\n</domain_rules>",
+        ],
+    );
+}
+
+/// SPEC V32: a parent that writes an absent client as `null`, no declarations of its own.
+#[derive(Presenter)]
+struct Parent {
+    id: &'static str,
+    #[embed]
+    client: Option<Client>,
+}
+
+#[test]
+fn v32_absent_embed_value() {
+    let parent = Parent {
+        id: "O1",
+        client: None,
+    };
+    assert_blocks(
+        &parent.present().build().unwrap(),
+        &["{\n  \"id\": \"O1\",\n  \"client\": null\n}"],
+    );
+}
+
+/// A line item with item UI and a collection UI, to see which one a parent shows.
+#[derive(Presenter, Clone)]
+#[rule("unit_price_cents is in CENTS. Divide by 100.")]
+#[ui(markdown = "Line {sku}")]
+#[collection_ui(summary = "{n} lines")]
+#[presenter(agent_limit = 1)]
+struct Line {
+    sku: &'static str,
+}
+
+/// Every container shape `#[embed]` accepts.
+#[derive(Presenter)]
+struct Shapes<'a> {
+    #[embed]
+    vec: Vec<Line>,
+    #[embed]
+    slice: &'a [Line],
+    #[embed]
+    boxed: Box<Line>,
+    #[embed]
+    optional_vec: Option<Vec<Line>>,
+}
+
+#[test]
+fn every_embed_shape_and_the_child_agent_limit() {
+    let lines = [Line { sku: "A" }, Line { sku: "B" }];
+    let shapes = Shapes {
+        vec: Vec::new(),
+        slice: &lines,
+        boxed: Box::new(Line { sku: "C" }),
+        optional_vec: Some(lines.to_vec()),
+    };
+    let response = shapes.present().build().unwrap();
+    // The empty Vec still yields the child's static rules; the slice is a collection cut by the
+    // child's agent limit (its truncation summary is child UI), and its data stays whole.
+    insta::assert_snapshot!("embed_shapes", listing(&response));
+    assert!(response.blocks()[0].contains("\"sku\": \"B\""));
+}
+
+#[test]
+fn child_ui_comes_from_the_first_parent_item_only() {
+    let lines = [Line { sku: "Z" }];
+    let items = [
+        Shapes {
+            vec: Vec::new(),
+            slice: &[],
+            boxed: Box::new(Line { sku: "first" }),
+            optional_vec: None,
+        },
+        Shapes {
+            vec: Vec::new(),
+            slice: &lines,
+            boxed: Box::new(Line { sku: "second" }),
+            optional_vec: None,
+        },
+    ];
+    let response = Shapes::present_all(&items).build().unwrap();
+    let text = response.text();
+    assert!(text.contains("Line first"));
+    assert!(!text.contains("Line second"), "{}", listing(&response));
+    assert!(
+        !text.contains("1 lines"),
+        "UI of a later item's child is dropped"
+    );
+}
+
+/// A grandchild: `Invoice` embeds `Customer` which embeds `Address`.
+#[derive(Presenter)]
+#[rule("Addresses are postal.")]
+#[ui(markdown = "Address in {city}")]
+struct Address {
+    city: &'static str,
+}
+
+#[derive(Presenter)]
+#[rule("Customers are companies.")]
+struct Customer {
+    name: &'static str,
+    #[embed]
+    address: Address,
+}
+
+#[derive(Presenter)]
+#[rule("Invoice rule.")]
+struct Invoice {
+    id: u32,
+    #[embed]
+    customer: Customer,
+}
+
+#[test]
+fn grandchildren_come_first_inside_the_child() {
+    let invoices = [
+        Invoice {
+            id: 1,
+            customer: Customer {
+                name: "Acme",
+                address: Address { city: "Berlin" },
+            },
+        },
+        Invoice {
+            id: 2,
+            customer: Customer {
+                name: "Beta",
+                address: Address { city: "Paris" },
+            },
+        },
+    ];
+    let response = Invoice::present_all(&invoices).build().unwrap();
+    insta::assert_snapshot!("embed_grandchildren", listing(&response));
+    assert!(
+        !response.text().contains("Paris\n</ui"),
+        "a grandchild's UI counts as UI"
+    );
+}
+
+/// A child that needs a context, embedded by a parent with the same context.
+struct Locale {
+    currency: &'static str,
+}
+
+#[derive(Presenter)]
+#[presenter(context = Locale)]
+#[rule(call = Self::currency_rule)]
+struct Money {
+    cents: u64,
+}
+
+impl Money {
+    fn currency_rule(&self, locale: &Locale) -> String {
+        format!("{} cents: amounts are in {}.", self.cents, locale.currency)
+    }
+}
+
+#[derive(Presenter)]
+#[presenter(context = Locale)]
+struct Priced {
+    #[embed]
+    total: Money,
+}
+
+#[test]
+fn embedded_children_receive_the_context() {
+    let priced = Priced {
+        total: Money { cents: 5 },
+    };
+    let locale = Locale { currency: "EUR" };
+    let response = priced.present().context(&locale).build().unwrap();
+    assert_blocks(
+        &response,
+        &[
+            "{\n  \"total\": {\n    \"cents\": 5\n  }\n}",
+            "<domain_rules>\n- 5 cents: amounts are in EUR.\n</domain_rules>",
+        ],
+    );
+    let _: Vec<UiBlock> = vec![ui::markdown("unused")];
+}
+
+/// Counts how often its UI function runs.
+static CHILD_UI_CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[derive(Presenter)]
+#[ui(Self::counted)]
+#[rule("Counted child.")]
+struct CountedChild {
+    n: u32,
+}
+
+impl CountedChild {
+    fn counted(&self) -> UiBlock {
+        CHILD_UI_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        ui::markdown(format!("child {}", self.n))
+    }
+}
+
+#[derive(Presenter)]
+struct CountedParent {
+    #[embed]
+    child: CountedChild,
+}
+
+#[test]
+fn child_ui_of_later_items_is_not_even_evaluated() {
+    let parents: Vec<CountedParent> = (0..3)
+        .map(|n| CountedParent {
+            child: CountedChild { n },
+        })
+        .collect();
+    let response = CountedParent::present_all(&parents).build().unwrap();
+    assert_eq!(CHILD_UI_CALLS.load(std::sync::atomic::Ordering::Relaxed), 1);
+    assert_eq!(
+        &response.blocks()[1..],
+        [
+            "<ui_passthrough type=\"markdown\">\nchild 0\n</ui_passthrough>",
+            "<domain_rules>\n- Counted child.\n</domain_rules>",
+        ]
+    );
+}

@@ -1,0 +1,18 @@
+//! The presenter layer: `#[derive(Presenter)]` and what it generates (SPEC §6–§8): container
+//! options, rules, suggestions, UI blocks, embeds, redaction, `_select`, serde compatibility,
+//! hygiene and lints of the expansion. One test binary for the layer, so the tests link once.
+
+mod embed;
+mod embed_static;
+mod hygiene;
+// Public: `missing_docs` only looks at items reachable from the crate root, and this module
+// checks that the expansion's public items pass it.
+pub mod lints;
+mod presenter;
+mod redact;
+mod rule;
+mod select;
+mod serde_compat;
+mod suggest;
+mod support;
+mod ui;

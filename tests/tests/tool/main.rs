@@ -1,0 +1,8 @@
+//! The tool layer: `#[derive(Tool)]`, `ToolSet`, definitions, structured output, asynchronous
+//! handlers and the SPEC §16 tool vectors. One test binary for the layer, so the tests link once.
+
+mod tool_async;
+mod tool_definition;
+mod tool_derive;
+mod tool_structured;
+mod tool_vectors;
