@@ -151,7 +151,11 @@ static SELECT_2: LazyLock<Selection> = LazyLock::new(|| Selection::new(["id", "c
 fn fields_single<T: Sample + Presenter + Sync>(bencher: Bencher<'_, '_>) {
     bencher
         .with_inputs(|| T::sample(1))
-        .bench_local_refs(|value| fusion_runtime::present::present(value).build().expect("writes"));
+        .bench_local_refs(|value| {
+            fusion_runtime::present::present(value)
+                .build()
+                .expect("writes")
+        });
 }
 
 /// One value under `_select: ["id", "c01"]`.

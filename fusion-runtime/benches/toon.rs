@@ -110,5 +110,7 @@ fn serde_json_pretty(bencher: Bencher<'_, '_>) {
 #[divan::bench]
 fn fusion_json(bencher: Bencher<'_, '_>) {
     let rows = &*ROWS;
-    bencher.bench(|| fusion_runtime::testing::json::to_string(black_box(rows)).expect("rows serialize"));
+    bencher.bench(|| {
+        fusion_runtime::testing::json::to_string(black_box(rows)).expect("rows serialize")
+    });
 }

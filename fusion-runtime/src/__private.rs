@@ -30,7 +30,7 @@ pub use serde;
 // ---- `#[derive(Presenter)]`: the traits it implements and the sinks it fills -------------------
 
 // The presenter trait and the embed traits and sink of `#[embed]` fields.
-pub use crate::present::engine::{Embed, EmbedSink, Presenter, Presentation};
+pub use crate::present::engine::{Embed, EmbedSink, Presentation, Presenter};
 // The schema traits of the model and its field enum.
 pub use crate::model::{Field, Model};
 // The data block format of `#[presenter(format = ...)]`.

@@ -37,8 +37,8 @@ pub use encode::EncodeError;
 pub use model::Selection;
 pub use present::engine::Presenter;
 pub use response::{
-    IntoToolResponse, Json, ResponseBuilder, Severity, StructuredError, Suggestion,
-    ToolError, ToolResponse, WrapError, success, success_structured,
+    IntoToolResponse, Json, ResponseBuilder, Severity, StructuredError, Suggestion, ToolError,
+    ToolResponse, WrapError, success, success_structured,
 };
 pub use response::{testing, toon, ui};
 pub use tool::call::Call;

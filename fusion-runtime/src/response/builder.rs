@@ -257,6 +257,12 @@ impl ResponseBuilder {
     }
 }
 
+impl From<ResponseBuilder> for ToolResponse {
+    fn from(builder: ResponseBuilder) -> Self {
+        builder.build()
+    }
+}
+
 /// `first` then `then`, reusing `then` when `first` is empty.
 fn append<T>(mut first: Vec<T>, then: Vec<T>) -> Vec<T> {
     if first.is_empty() {
@@ -297,8 +303,8 @@ pub(crate) fn toon_presented_all<T: Model>(
     members: Members<'_>,
 ) -> Result<ResponseBuilder, EncodeError> {
     let view = json::to_string(&Rows { items, members })?;
-    let text =
-        toon::table::encode_rows(items, members, &ToonOptions::pipe()).map_err(EncodeError::from)?;
+    let text = toon::table::encode_rows(items, members, &ToonOptions::pipe())
+        .map_err(EncodeError::from)?;
     Ok(ResponseBuilder::from_data(
         text,
         ViewData::ToonJson(view, OnceLock::new()),

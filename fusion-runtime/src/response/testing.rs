@@ -45,7 +45,9 @@ pub mod json {
 /// The injection-safety primitives of SPEC §5 the wire is escaped with, for tests that check
 /// texts against them.
 pub mod escape {
-    pub use crate::encode::escape::{contains_tag_start, is_tag_start_at, neutralize};
+    pub use crate::encode::escape::{
+        FRAMEWORK_NAMES, contains_tag_start, is_tag_start_at, neutralize,
+    };
 }
 
 /// Assertion methods on a response's testing view; each returns `self`, so they chain.

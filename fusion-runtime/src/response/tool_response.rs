@@ -3,7 +3,6 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeStruct};
 
-use super::builder::ResponseBuilder;
 use super::view::{TestingView, ViewData, ViewParts};
 
 /// One MCP tool result: ordered text blocks, optional `structuredContent`, the three-state
@@ -74,12 +73,6 @@ impl ToolResponse {
     pub fn to_json(&self) -> String {
         // A CallToolResult holds only strings, booleans and a JSON object: it always serializes.
         serde_json::to_string(self).unwrap_or_default()
-    }
-}
-
-impl From<ResponseBuilder> for ToolResponse {
-    fn from(builder: ResponseBuilder) -> Self {
-        builder.build()
     }
 }
 

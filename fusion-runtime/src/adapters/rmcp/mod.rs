@@ -203,12 +203,13 @@ where
     Ok(ToolRoute::new_dyn(
         attr,
         move |context: ToolCallContext<'_, S>| {
-            let (input, call) = match definition.parse_typed::<T>(arguments_value(context.arguments)) {
-                Ok(parts) => parts,
-                Err(response) => {
-                    return Box::pin(async move { Ok(CallToolResult::from(response).into()) });
-                }
-            };
+            let (input, call) =
+                match definition.parse_typed::<T>(arguments_value(context.arguments)) {
+                    Ok(parts) => parts,
+                    Err(response) => {
+                        return Box::pin(async move { Ok(CallToolResult::from(response).into()) });
+                    }
+                };
             // The handler is called now (the input need not be `Send`); only its future, which
             // must be, travels in the returned one. A panic here is caught like one in the future.
             let handed = call.clone();
