@@ -288,7 +288,7 @@ impl Parser<'_> {
         self.at == 0
             || matches!(
                 self.tokens.get(self.at - 1).map(|(t, _)| t),
-                Some(Token::Punct(';' | '{' | '}' | ']' | ')')) | Some(Token::Ident(_))
+                Some(Token::Punct(';' | '{' | '}' | ']' | ')') | Token::Ident(_))
             )
     }
 
@@ -370,11 +370,13 @@ impl Parser<'_> {
                         segments.push(word);
                         continue;
                     }
-                    let mut name = word.clone();
-                    if self.ident(0) == Some("as") {
-                        name = self.ident(1).unwrap_or("_").to_owned();
+                    let name = if self.ident(0) == Some("as") {
+                        let alias = self.ident(1).unwrap_or("_").to_owned();
                         self.at += 2;
-                    }
+                        alias
+                    } else {
+                        word.clone()
+                    };
                     if word == "self" {
                         let alias = segments.last().cloned();
                         let alias = if name == "self" { alias } else { Some(name) };
