@@ -23,6 +23,16 @@
 //! );
 //! ```
 //!
+//! ## Why our own encoder
+//!
+//! `cargo bench -p fusion-runtime --bench toon` encodes 10,000 flat invoice rows (every encoder
+//! writes the same 572,772 bytes). Medians on the 2-core development machine: the compile-time
+//! path ([`encode_table`]) 1.03 ms, the generic encoder 2.9 ms, `toon-format` 0.7's `encode`
+//! 32 ms, `serde_json::to_string_pretty` 1.7 ms. Beyond speed, `toon-format` goes through
+//! `serde_json::Value`, so it refuses integers beyond 64 bits, and it does not quote framework
+//! tag starts (SPEC §5.7). Owning the encoder also lets the compile-time path share its quoting
+//! and number code byte for byte.
+//!
 //! The encoder itself is in the encode layer; this module is its public face, next to the
 //! responses it builds.
 

@@ -1,38 +1,8 @@
-//! The TOON encoder (SPEC §9): a spec-conformant encoder for any [`Serialize`] value, and the
-//! compile-time path for collections of models ([`encode_table`]).
+//! The TOON encoder (SPEC §9): a spec-conformant encoder for any `Serialize` value
+//! ([`encode`]), and the compile-time path for collections of models ([`encode_table`]).
 //!
-//! [`encode`] writes TOON v4.0 as the official encode suite expects it, with the two deviations
-//! SPEC §9.3 makes on purpose: integers keep all their digits (up to 128 bits) and every finite
-//! float is written positionally, never with an exponent. A string holding a framework tag start
-//! (SPEC §5.1) is quoted with its `<` written `\u003c`, so a TOON block never carries a forged tag.
-//! Keys are never folded.
-//!
-//! ```
-//! use fusion_runtime::toon::{self, ToonOptions};
-//!
-//! let rows = serde_json::json!([
-//!     {"id": 1, "name": "Alice", "email": "a@x.io"},
-//!     {"id": 2, "name": "Bob", "email": "b@x.io"},
-//! ]);
-//! assert_eq!(
-//!     toon::encode(&rows, &ToonOptions::default()).unwrap(),
-//!     "[2]{id,name,email}:\n  1,Alice,a@x.io\n  2,Bob,b@x.io",
-//! );
-//! assert_eq!(
-//!     toon::encode(&rows, &ToonOptions::pipe()).unwrap(),
-//!     "[2|]{id|name|email}:\n  1|Alice|a@x.io\n  2|Bob|b@x.io",
-//! );
-//! ```
-//!
-//! ## Why our own encoder
-//!
-//! `cargo bench -p fusion-runtime --bench toon` encodes 10,000 flat invoice rows (every encoder
-//! writes the same 572,772 bytes). Medians on the 2-core development machine: the compile-time
-//! path ([`encode_table`]) 1.03 ms, the generic encoder 2.9 ms, `toon-format` 0.7's `encode`
-//! 32 ms, `serde_json::to_string_pretty` 1.7 ms. Beyond speed, `toon-format` goes through
-//! `serde_json::Value`, so it refuses integers beyond 64 bits, and it does not quote framework
-//! tag starts (SPEC §5.7). Owning the encoder also lets the compile-time path share its quoting
-//! and number code byte for byte.
+//! Its public face, with the examples and why the toolkit has its own encoder, is
+//! [`fusion_runtime::toon`](crate::toon).
 
 pub(crate) mod encode;
 pub(crate) mod quote;
