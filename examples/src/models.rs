@@ -4,7 +4,8 @@
 //! generates its `Serialize`: the wire form, with `email` redacted and `internal_margin_bps`
 //! left out, is the only form any response can write.
 
-use fusion_runtime::{Presenter, UiBlock, Width, ui};
+use fusion_runtime::Presenter;
+use fusion_runtime::ui::{self, UiBlock, Width};
 use serde::{Deserialize, Serialize};
 
 // No doc comment on purpose: schemars would copy it into the description of every `status`

@@ -4,9 +4,9 @@
 use std::error::Error;
 use std::sync::Arc;
 
-use fusion_runtime::tool::{Call, DefinitionError, ToolSet};
+use fusion_runtime::tool::DefinitionError;
 use fusion_runtime::{
-    ResponseBuilder, Tool, ToolError, ToolResponse, success_structured, toon_success_table,
+    Call, ResponseBuilder, Tool, ToolError, ToolResponse, ToolSet, success_structured, toon,
 };
 use serde::{Deserialize, Serialize};
 
@@ -143,7 +143,7 @@ impl BillingApp {
                     .with_status(status)
                     .map(InvoiceRow::from)
                     .collect();
-                Ok(toon_success_table(&rows)?)
+                Ok(toon::success_table(&rows)?)
             }
             Billing::Remind { id } => {
                 let invoice = self.store.find(&id)?;

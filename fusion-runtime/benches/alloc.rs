@@ -151,7 +151,11 @@ static SELECT_2: LazyLock<Selection> = LazyLock::new(|| Selection::new(["id", "c
 fn fields_single<T: Sample + Presenter + Sync>(bencher: Bencher<'_, '_>) {
     bencher
         .with_inputs(|| T::sample(1))
-        .bench_local_refs(|value| fusion_runtime::present(value).build().expect("writes"));
+        .bench_local_refs(|value| {
+            fusion_runtime::present::present(value)
+                .build()
+                .expect("writes")
+        });
 }
 
 /// One value under `_select: ["id", "c01"]`.
@@ -161,7 +165,7 @@ fn fields_single_select_2<T: Sample + Presenter + Sync>(bencher: Bencher<'_, '_>
     bencher
         .with_inputs(|| T::sample(1))
         .bench_local_refs(|value| {
-            fusion_runtime::present(value)
+            fusion_runtime::present::present(value)
                 .select(selection)
                 .build()
                 .expect("writes")
@@ -174,7 +178,7 @@ fn fields_collection_10<T: Sample + Presenter + Sync>(bencher: Bencher<'_, '_>) 
     bencher
         .with_inputs(|| (0..10).map(T::sample).collect::<Vec<T>>())
         .bench_local_refs(|values| {
-            fusion_runtime::present_all(values.as_slice())
+            fusion_runtime::present::present_all(values.as_slice())
                 .build()
                 .expect("writes")
         });

@@ -7,7 +7,7 @@
 //! - `floor_pretty_json`: `serde_json::to_string_pretty` of the data block's value alone (the
 //!   wire form of the shown invoices; for `_select`, of the selected value), the cost of the
 //!   data with no blocks at all;
-//! - `spec_json_writer`: our SPEC §3 JSON writer (`fusion_runtime::json::to_string`) on that
+//! - `spec_json_writer`: our SPEC §3 JSON writer (`fusion_runtime::testing::json::to_string`) on that
 //!   same value, to tell the writer's share from the engine's;
 //! - `floor_all_json` (single invoices only): `serde_json::to_string_pretty` of the data block's
 //!   value and of the gauge's echarts config, built as the gauge callback builds it: all the
@@ -101,7 +101,7 @@ fn pretty<T: serde::Serialize + ?Sized>(value: &T) -> String {
 }
 
 fn spec_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
-    fusion_runtime::json::to_string(value).expect("writes")
+    fusion_runtime::testing::json::to_string(value).expect("writes")
 }
 
 /// `serde_json::to_string_pretty` of `data` and of the gauge config of `invoice`.
@@ -126,7 +126,7 @@ mod one_invoice {
 
     #[divan::bench]
     pub fn by_hand() -> ToolResponse {
-        fusion_runtime::present(black_box(&LIST_H[0]))
+        fusion_runtime::present::present(black_box(&LIST_H[0]))
             .build()
             .expect("writes")
     }
@@ -166,7 +166,7 @@ mod one_invoice_select_2 {
 
     #[divan::bench]
     pub fn by_hand() -> ToolResponse {
-        fusion_runtime::present(black_box(&LIST_H[0]))
+        fusion_runtime::present::present(black_box(&LIST_H[0]))
             .select(&SELECTION)
             .build()
             .expect("writes")
@@ -202,7 +202,7 @@ mod list_120_limit_50 {
 
     #[divan::bench]
     pub fn by_hand() -> ToolResponse {
-        fusion_runtime::present_all::<by_hand::Invoice>(black_box(&LIST_H))
+        fusion_runtime::present::present_all::<by_hand::Invoice>(black_box(&LIST_H))
             .build()
             .expect("writes")
     }
@@ -232,7 +232,7 @@ mod list_10000_no_limit {
 
     #[divan::bench]
     pub fn by_hand() -> ToolResponse {
-        fusion_runtime::present_all::<by_hand::InvoiceAll>(black_box(&ALL_H))
+        fusion_runtime::present::present_all::<by_hand::InvoiceAll>(black_box(&ALL_H))
             .build()
             .expect("writes")
     }

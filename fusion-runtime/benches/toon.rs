@@ -83,7 +83,7 @@ fn compile_time_path(bencher: Bencher<'_, '_>) {
     bencher.bench(|| toon::encode_table(black_box(rows), &options).expect("rows encode"));
 }
 
-/// `fusion_runtime::toon::encode` with the pipe options of `toon_success`.
+/// `fusion_runtime::toon::encode` with the pipe options of `toon::success`.
 #[divan::bench]
 fn generic_encoder(bencher: Bencher<'_, '_>) {
     let rows = &*ROWS;
@@ -106,9 +106,11 @@ fn serde_json_pretty(bencher: Bencher<'_, '_>) {
     bencher.bench(|| serde_json::to_string_pretty(black_box(rows)).expect("rows serialize"));
 }
 
-/// The SPEC §3 JSON data block writer (`fusion_runtime::json::to_string`).
+/// The SPEC §3 JSON data block writer (`fusion_runtime::testing::json::to_string`).
 #[divan::bench]
 fn fusion_json(bencher: Bencher<'_, '_>) {
     let rows = &*ROWS;
-    bencher.bench(|| fusion_runtime::json::to_string(black_box(rows)).expect("rows serialize"));
+    bencher.bench(|| {
+        fusion_runtime::testing::json::to_string(black_box(rows)).expect("rows serialize")
+    });
 }

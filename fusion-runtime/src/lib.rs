@@ -2,64 +2,51 @@
 //!
 //! # Crate layout
 //!
-//! | module | job |
+//! The root holds the names most code needs; a few namespaces hold the rest:
+//!
+//! | path | what |
 //! |---|---|
-//! | [`error`] | the `<tool_error>` and `<validation_error>` envelopes (SPEC §13) |
-//! | [`escape`] | the injection-safety rules of SPEC §5, in one place |
-//! | [`json`] | the SPEC §3 JSON writer |
+//! | [`Presenter`](trait@Presenter), [`Tool`](trait@Tool) | the derives and their traits |
+//! | [`ToolSet`], [`Call`] | the tools of a server, and the context of one call |
+//! | [`ToolResponse`], [`ResponseBuilder`], [`Suggestion`] | a tool result and its builder (SPEC §1, §2) |
+//! | [`success`], [`success_structured`], [`Json`], [`IntoToolResponse`] | answering a call (SPEC §11, §12) |
+//! | [`ToolError`], [`Severity`] | the `<tool_error>` envelope (SPEC §13) |
+//! | [`Selection`] | a call's `_select` (SPEC §7) |
+//! | [`EncodeError`], [`StructuredError`], [`WrapError`] | why a value did not become a response |
 //! | [`ui`] | UI blocks and their helpers (SPEC §4) |
-//! | [`response`] | the response and its builder (SPEC §1, §2) |
-//! | [`view`] | the testing view (SPEC §14) |
-//! | [`present`](mod@present) | presenter traits and the presentation engine (SPEC §6) |
-//! | [`select`] | `_select` selections (SPEC §7) |
-//! | [`wrap`] | `success`, `success_structured` and implicit wrapping (SPEC §11, §12) |
-//! | [`testing`] | assertions on the testing view (SPEC §14) |
+//! | [`present`](mod@present) | presenting by hand: `Presentation`, `Model`, `Format`, callback traits (SPEC §6–§8) |
+//! | [`tool`] | tool definitions, specs, `<validation_error>` and descriptions (SPEC §7, §10–§13) |
 //! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
-//! | [`description`] | tool descriptions, plain and TOON layouts (SPEC §10) |
-//! | [`tool`] | tool definitions, argument validation, calls (SPEC §7, §10–§13) |
+//! | [`testing`] | the testing view and assertions on it (SPEC §14) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
+//!
+//! Inside, the crate is six layers that import only downward: `model`, `encode`, `response`,
+//! `present`, `tool`, `adapters` (see `ARCHITECTURE.md` in the repository).
 
-pub mod description;
-pub mod error;
-pub mod escape;
-pub mod json;
+mod adapters;
+mod encode;
+mod model;
 pub mod present;
-pub mod response;
-#[cfg(feature = "rmcp")]
-pub mod rmcp;
-pub mod select;
-pub mod testing;
+mod response;
 pub mod tool;
-pub mod toon;
-pub mod ui;
-pub mod view;
-pub mod wrap;
 
 #[doc(hidden)]
 pub mod __private;
 
-pub use error::{Severity, ToolError, ValidationError};
-pub use json::JsonError;
-pub use present::{
-    Embed, EmbedSink, Field, Format, Model, Present, Presentation, Presenter, present, present_all,
+pub use encode::EncodeError;
+pub use model::Selection;
+pub use present::engine::Presenter;
+pub use response::{
+    IntoToolResponse, Json, ResponseBuilder, Severity, StructuredError, Suggestion, ToolError,
+    ToolResponse, WrapError, success, success_structured,
 };
-pub use response::{ResponseBuilder, Suggestion, ToolResponse};
-pub use select::{FieldMask, Selection};
-pub use tool::{Call, Tool, ToolDefinition, ToolSet};
-pub use toon::{ToonError, toon_success, toon_success_table};
-pub use ui::{UiBlock, Width};
-pub use view::{DataFormat, TestingView, ViewValue};
-pub use wrap::{IntoToolResponse, Json, StructuredError, WrapError, success, success_structured};
+pub use response::{testing, toon, ui};
+pub use tool::call::Call;
+pub use tool::input::Tool;
+pub use tool::tool_set::ToolSet;
+
+#[cfg(feature = "rmcp")]
+pub use adapters::rmcp;
 
 #[cfg(feature = "derive")]
-pub use fusion_derive::Presenter;
-
-/// The names most code needs: `use fusion_runtime::prelude::*;`.
-pub mod prelude {
-    pub use crate::present::{Present, Presenter as _};
-    pub use crate::response::{ResponseBuilder, ToolResponse};
-    pub use crate::select::Selection;
-    pub use crate::ui::{self, UiBlock, Width};
-    #[cfg(feature = "derive")]
-    pub use fusion_derive::Presenter;
-}
+pub use fusion_derive::{Presenter, Tool};

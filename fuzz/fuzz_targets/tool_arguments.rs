@@ -13,8 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use fusion_examples::{BillingApp, Store};
-use fusion_runtime::tool::{Call, ToolSet};
-use fusion_runtime::{Presenter, Tool};
+use fusion_runtime::{Call, Presenter, Tool, ToolSet};
 use libfuzzer_sys::fuzz_target;
 use serde::Deserialize;
 use serde_json::Value;

@@ -6,7 +6,7 @@
 
 #![no_main]
 
-use fusion_runtime::escape::contains_tag_start;
+use fusion_runtime::testing::escape::contains_tag_start;
 use fusion_runtime::toon::{self, Delimiter, ToonOptions};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
@@ -56,6 +56,6 @@ fuzz_target!(|data: &[u8]| {
             panic!("toon-format cannot read it: {error}\n--- toon:\n{text}\n--- value: {value}")
         }
     }
-    let response = fusion_runtime::toon_success(&value).expect("every JSON value encodes");
+    let response = fusion_runtime::toon::success(&value).expect("every JSON value encodes");
     assert!(!response.blocks()[0].is_empty());
 });

@@ -7,8 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use fusion_examples::{BillingApp, Store, tools};
-use fusion_runtime::ToolResponse;
-use fusion_runtime::tool::ToolSet;
+use fusion_runtime::{ToolResponse, ToolSet};
 use serde_json::{Value, json};
 
 /// The calls of the transcript: one per action, one with `_select`, and two errors.

@@ -11,8 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use fusion_examples::{Billing, BillingApp, Store};
-use fusion_runtime::tool::Call;
-use fusion_runtime::{ResponseBuilder, ToolError, ToolResponse};
+use fusion_runtime::{Call, ResponseBuilder, ToolError, ToolResponse};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 

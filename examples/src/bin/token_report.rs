@@ -19,7 +19,8 @@ use std::process::ExitCode;
 
 use fusion_examples::models::{Invoice, InvoiceRow};
 use fusion_examples::store::Store;
-use fusion_runtime::{FieldMask, Format, Model, Selection, ToolResponse};
+use fusion_runtime::present::{FieldMask, Format, Model};
+use fusion_runtime::{Selection, ToolResponse};
 use serde::{Serialize, Serializer};
 
 const SYNTHETIC_ROWS: usize = 10_000;
@@ -59,7 +60,7 @@ fn blocks<T: Model>(
     let mut blocks = vec![
         Block {
             format: "pretty JSON (SPEC §3 data block)".into(),
-            text: fusion_runtime::json::to_string(items)?,
+            text: fusion_runtime::testing::json::to_string(items)?,
         },
         Block {
             format: "compact JSON".into(),
@@ -67,13 +68,13 @@ fn blocks<T: Model>(
         },
         Block {
             format: "TOON, pipe (toon_success_table)".into(),
-            text: fusion_runtime::toon_success_table(items)?.blocks()[0].clone(),
+            text: fusion_runtime::toon::success_table(items)?.blocks()[0].clone(),
         },
     ];
     for fields in [select2, select3] {
         blocks.push(Block {
             format: format!("_select {} (pretty JSON)", fields.join(",")),
-            text: fusion_runtime::json::to_string(&Selected {
+            text: fusion_runtime::testing::json::to_string(&Selected {
                 items,
                 mask: &FieldMask::of::<T>(&Selection::new(fields.iter().copied())),
             })?,

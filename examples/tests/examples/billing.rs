@@ -6,8 +6,9 @@ use std::sync::Arc;
 use crate::support;
 
 use fusion_examples::{Billing, BillingApp, Store, tools};
-use fusion_runtime::description::Layout;
-use fusion_runtime::tool::{ToolDefinition, ToolSet, input_schema_of};
+use fusion_runtime::ToolSet;
+use fusion_runtime::tool::description::Layout;
+use fusion_runtime::tool::{ToolDefinition, input_schema_of};
 use fusion_runtime::{Tool, ToolResponse};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};

@@ -4,7 +4,7 @@
 //! polled answers `INTERNAL_ERROR` (SPEC §13.7) and the server keeps serving.
 
 use fusion_runtime::rmcp::FusionServer;
-use fusion_runtime::tool::{Call, ToolSet};
+use fusion_runtime::{Call, ToolSet};
 use fusion_runtime::{Presenter, Tool};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolRequestParams, CallToolResult};

@@ -7,7 +7,7 @@
 
 #![allow(dead_code, reason = "each bench uses part of the models")]
 
-use fusion_runtime::UiBlock;
+use fusion_runtime::ui::UiBlock;
 
 /// The fixture, embedded at compile time (the benches never read files at run time).
 const FIXTURE: &str = include_str!("../../../examples/data/billing.json");
@@ -50,7 +50,7 @@ pub fn gauge_config(value: f64) -> serde_json::Value {
 pub fn gauge(value: f64) -> UiBlock {
     fusion_runtime::ui::echarts(gauge_config(value))
         .title("Amount (EUR)")
-        .width(fusion_runtime::Width::Half)
+        .width(fusion_runtime::ui::Width::Half)
         .priority(1)
 }
 
@@ -72,7 +72,8 @@ pub fn summary<'a>(statuses: impl Iterator<Item = &'a str>) -> UiBlock {
 
 /// The billing models with `#[derive(Presenter)]`.
 pub mod derived {
-    use fusion_runtime::{Presenter, UiBlock};
+    use fusion_runtime::Presenter;
+    use fusion_runtime::ui::UiBlock;
 
     #[derive(Presenter, serde::Deserialize, Clone)]
     #[rule("customer.email is redacted for privacy; never ask the user for it.")]
@@ -162,10 +163,9 @@ pub mod derived {
 pub mod by_hand {
     use std::borrow::Cow;
 
-    use fusion_runtime::response::{Rules, Suggestions};
-    use fusion_runtime::{
-        Embed, EmbedSink, Field, FieldMask, Model, Presenter, Suggestion, UiBlock,
-    };
+    use fusion_runtime::present::{Embed, EmbedSink, Field, FieldMask, Model, Rules, Suggestions};
+    use fusion_runtime::ui::UiBlock;
+    use fusion_runtime::{Presenter, Suggestion};
     use serde::ser::{SerializeStruct, Serializer};
 
     /// A field enum written by hand.

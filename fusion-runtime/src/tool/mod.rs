@@ -1,4 +1,4 @@
-//! Tools (SPEC §7, §10–§13): one MCP tool with several actions chosen by a discriminator, or a
+//! Layer 5, tools (SPEC §7, §10–§13): one MCP tool with several actions chosen by a discriminator, or a
 //! flat tool with none, defined from a serde input type and its JSON Schema.
 //!
 //! A tool's input is a type that serde reads and schemars describes:
@@ -15,14 +15,15 @@
 //! checks that turn every problem of a call's arguments into one `<validation_error>`. The
 //! handler only ever sees a valid, typed input.
 //!
-//! A [`ToolSet`] holds the tools of a server with their handlers, synchronous
-//! ([`ToolSet::tool`]) or asynchronous ([`ToolSet::tool_async`], plain `std` futures: no
+//! A [`ToolSet`](crate::ToolSet) holds the tools of a server with their handlers, synchronous
+//! ([`ToolSet::tool`](crate::ToolSet::tool)) or asynchronous ([`ToolSet::tool_async`](crate::ToolSet::tool_async), plain `std` futures: no
 //! executor is assumed); either way, a failure or a panic becomes `INTERNAL_ERROR` (SPEC §13.7).
 //! An action declared [`structured`](ActionSpec::structured) also sends its presented single
 //! value as `structuredContent` (SPEC §11.2).
 //!
 //! ```
-//! use fusion_runtime::tool::{ActionSpec, Call, Tool, ToolSet, ToolSpec};
+//! use fusion_runtime::tool::{ActionSpec, ToolSpec};
+//! use fusion_runtime::{Call, Tool, ToolSet};
 //! use serde::Deserialize;
 //!
 //! /// Manage projects
@@ -58,114 +59,35 @@
 //!     "<validation_error action=\"projects/delete\">\n<field name=\"id\">Missing required field. Expected type: string.</field>\n<recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"
 //! );
 //! ```
+//!
+//! The files, one job each: `input` (the [`Tool`](crate::Tool) trait), `spec` (the declaration),
+//! `definition` (what `tools/list` shows), `schema` (building a definition from a JSON Schema),
+//! `shape` and `validate` (the compiled checks of arguments), `routing` (one call's action,
+//! `_select` and arguments), `problems` and `validation_error` (the `<validation_error>`
+//! envelope), `description` (SPEC §10 descriptions), `call` (the call context and its handler's
+//! outcome), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
 
-mod call;
+pub(crate) mod call;
 mod definition;
+mod definition_error;
+pub mod description;
+mod handler_result;
+pub(crate) mod input;
+mod problems;
+mod routing;
+mod schema;
 mod shape;
 mod spec;
+pub(crate) mod tool_set;
 mod validate;
+mod validation_error;
 
-pub use call::{Call, InternalFailure, ToolSet, report_to_stderr};
-pub use definition::{DefinitionError, ParsedCall, ToolDefinition, input_schema_of};
+pub use call::{InternalFailure, report_to_stderr};
+pub use definition::{ToolDefinition, input_schema_of};
+pub use definition_error::DefinitionError;
+pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
 pub use spec::{ActionSpec, ToolSpec};
-
-/// `#[derive(Tool)]`, documented on the trait [`Tool`](trait@Tool).
-#[cfg(feature = "derive")]
-pub use fusion_derive::Tool;
+pub use validation_error::ValidationError;
 
 /// The name of the selection argument (SPEC §7).
-pub const SELECT: &str = "_select";
-
-/// A tool's input type: serde reads it, schemars describes it, and [`Tool::spec`] declares the
-/// rest. `#[derive(Tool)]` implements it.
-///
-/// # `#[derive(Tool)]`
-///
-/// On an internally tagged enum (one action per variant) or a struct with named fields (a flat
-/// tool), next to `Deserialize` and `schemars::JsonSchema`. The helper attribute is
-/// `#[fusion(...)]` (not `#[tool]`, which would clash with rmcp's attribute macro):
-///
-/// | where | key | meaning |
-/// |---|---|---|
-/// | enum or struct | `name = "billing"` | the MCP tool name (default: the type name in snake case) |
-/// | enum or struct | `description = "..."` | the tool description (default: the type's doc comment, else the name) |
-/// | enum or struct | `select` | accept `_select` over the models the actions return (SPEC §7) |
-/// | enum | `toon` | describe the actions as a TOON table (SPEC §10.2) instead of the plain layout |
-/// | enum or struct | `output = Type` | the `outputSchema` (SPEC §11.3) |
-/// | enum or struct | `crate = path` | where `fusion_runtime` is, if re-exported under another name |
-/// | variant, or struct | `returns = Model` | the action presents a single `Model`: its wire names join `_select` |
-/// | variant, or struct | `returns = [Model]` | the action presents a collection of `Model` |
-/// | variant, or struct | `structured` | the action's data value is also sent as `structuredContent` (SPEC §11.2; see [`ActionSpec::structured`]) |
-/// | variant, or struct | `destructive` / `read_only` | the action's hints (`[DESTRUCTIVE]`, `destructiveHint`, `readOnlyHint`) |
-/// | variant | `description = "..."` | the action description (default: the variant's doc comment) |
-///
-/// Every mistake is reported at once, at the token that caused it.
-///
-/// # Structured actions
-///
-/// `#[fusion(returns = Model, structured)]` sends the presented value, selection and redaction
-/// applied, as `structuredContent` too. `structured` with `returns = [Model]` is a compile
-/// error (a collection's root is a list, never an object). When the tool declares no `output`
-/// and *every* action is `structured` with the same single model, the `outputSchema` is
-/// generated from that model (the root's `required` dropped under `_select`, SPEC §11.3), so the
-/// model derives `schemars::JsonSchema` next to `Presenter`:
-///
-/// - schemars reads the same `#[serde(rename, rename_all, skip_serializing, ...)]` attributes
-///   as the generated `Serialize`, so names and skipped fields agree with the wire;
-/// - a `#[redact]`ed field is sent as the censor's value (`"[REDACTED]"` by default), which
-///   schemars cannot know: describe a redacted field that is not a text as one, with
-///   `#[schemars(with = "String")]` (or declare `output` yourself for a custom censor).
-///
-/// With actions that present different models, or some that are not structured, no single
-/// schema describes every answer, so none is generated (declare `output` if one fits).
-///
-/// ```
-/// use fusion_runtime::tool::{Call, ToolSet};
-/// use fusion_runtime::{Presenter, Tool};
-/// use serde::Deserialize;
-///
-/// #[derive(Presenter)]
-/// #[rule("amount_cents is in CENTS. Divide by 100.")]
-/// struct Invoice {
-///     id: String,
-///     amount_cents: u64,
-/// }
-///
-/// #[derive(Deserialize, schemars::JsonSchema, Tool)]
-/// #[serde(tag = "action", rename_all = "snake_case")]
-/// #[fusion(name = "billing", description = "Manage invoices", select)]
-/// enum Billing {
-///     /// Fetch one invoice by id
-///     #[fusion(returns = Invoice, read_only)]
-///     GetInvoice { id: String },
-///     /// Void an invoice
-///     #[fusion(destructive)]
-///     VoidInvoice { id: String, reason: String },
-/// }
-///
-/// let tools = ToolSet::new().tool(|action: Billing, call: &Call| match action {
-///     Billing::GetInvoice { id } => call.present(&Invoice { id, amount_cents: 4500 }).build(),
-///     Billing::VoidInvoice { id, .. } => Ok(fusion_runtime::ResponseBuilder::text(format!("{id} voided.")).build()),
-/// })?;
-/// let response = tools.call(
-///     "billing",
-///     Some(serde_json::json!({"action": "get_invoice", "id": "INV-1", "_select": ["id"]})),
-/// );
-/// assert_eq!(
-///     response.blocks(),
-///     [
-///         "{\n  \"id\": \"INV-1\"\n}",
-///         "<domain_rules>\n- amount_cents is in CENTS. Divide by 100.\n</domain_rules>",
-///     ]
-/// );
-/// # Ok::<(), fusion_runtime::tool::DefinitionError>(())
-/// ```
-pub trait Tool: serde::de::DeserializeOwned + schemars::JsonSchema + 'static {
-    /// The declaration of the tool.
-    fn spec() -> ToolSpec;
-
-    /// The tool's definition (built from [`Tool::spec`] and the input's JSON Schema).
-    fn definition() -> Result<ToolDefinition, DefinitionError> {
-        ToolDefinition::of::<Self>()
-    }
-}
+pub(crate) const SELECT: &str = "_select";

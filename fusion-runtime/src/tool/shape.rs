@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::{Bound, Expected, JsonType};
+use super::problems::{Bound, Expected, JsonType};
 
 /// The index of a shape in its [`Shapes`] arena (recursive types point back into it).
 pub(crate) type ShapeId = usize;

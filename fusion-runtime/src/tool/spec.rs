@@ -1,7 +1,7 @@
 //! The declaration of a tool: what its input type's JSON Schema does not say (name, layout,
 //! `_select`, output schema, and per action the presented model and the hints).
 //!
-//! `#[derive(Tool)]` writes a [`ToolSpec`]; a hand-written [`Tool`](super::Tool) impl builds
+//! `#[derive(Tool)]` writes a [`ToolSpec`]; a hand-written [`Tool`](crate::Tool) impl builds
 //! one with the same methods.
 
 use std::borrow::Cow;
@@ -9,8 +9,8 @@ use std::borrow::Cow;
 use schemars::JsonSchema;
 use serde_json::Value;
 
-use crate::description::Layout;
-use crate::present::Model;
+use super::description::Layout;
+use crate::model::Model;
 
 /// The declaration of one tool.
 ///
@@ -221,7 +221,8 @@ impl ActionSpec {
     ///   `output`; a hand-written spec calls `.output::<Model>()` itself.
     ///
     /// ```
-    /// use fusion_runtime::tool::{ActionSpec, Call, Tool, ToolSet, ToolSpec};
+    /// use fusion_runtime::tool::{ActionSpec, ToolSpec};
+    /// use fusion_runtime::{Call, Tool, ToolSet};
     /// use fusion_runtime::Presenter;
     ///
     /// #[derive(Presenter)]

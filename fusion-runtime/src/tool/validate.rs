@@ -13,8 +13,8 @@ use serde_json::{Map, Number, Value};
 /// one line saying so (hardening, issue 6).
 pub(crate) const MAX_PROBLEMS: usize = 100;
 
+use super::problems::{Bound, Expected, JsonType, Problem, ProblemKind, describe_sent};
 use super::shape::{Extra, ObjectShape, Shape, ShapeId, Shapes, enum_text, float_bound};
-use crate::error::{Bound, Expected, JsonType, Problem, ProblemKind, describe_sent};
 
 /// A path from the arguments' root: member names and element indexes.
 #[derive(Debug, Clone, Default)]

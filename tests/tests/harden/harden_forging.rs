@@ -3,8 +3,10 @@
 
 use crate::harden_support;
 
-use fusion_runtime::error::{Problem, ProblemKind, ToolError, ValidationError};
-use fusion_runtime::{ResponseBuilder, UiBlock, Width, ui};
+use fusion_runtime::ResponseBuilder;
+use fusion_runtime::ToolError;
+use fusion_runtime::tool::{Problem, ProblemKind, ValidationError};
+use fusion_runtime::ui::{self, UiBlock, Width};
 use fusion_tests::wire::{self, Block};
 use harden_support::{config, nasty, neutral};
 use proptest::prelude::*;

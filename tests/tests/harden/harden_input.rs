@@ -22,7 +22,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use fusion_examples::{BillingApp, Store};
-use fusion_runtime::tool::{Call, ToolDefinition, ToolSet};
+use fusion_runtime::tool::ToolDefinition;
+use fusion_runtime::{Call, ToolSet};
 use fusion_runtime::{Json, Presenter, Tool, ToolResponse};
 use fusion_tests::wire::Block;
 use harden_support::{config, nasty, parse};

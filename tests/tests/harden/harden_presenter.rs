@@ -11,7 +11,9 @@
 
 use crate::harden_support;
 
-use fusion_runtime::{Format, Presenter, Selection, Suggestion, UiBlock, ui};
+use fusion_runtime::present::Format;
+use fusion_runtime::ui::{self, UiBlock};
+use fusion_runtime::{Presenter, Selection, Suggestion};
 use fusion_tests::wire::Block;
 use harden_support::{config, list_expected, nasty, parse, ui_expected};
 use proptest::prelude::*;
@@ -523,7 +525,8 @@ fn check(
         return Err(TestCaseError::fail(format!("no data block in {text}")));
     };
     match format {
-        Format::Json => {
+        // A presentation asked for text writes JSON.
+        Format::Json | Format::Text => {
             let parsed: Value = serde_json::from_str(data)
                 .map_err(|e| TestCaseError::fail(format!("{e}: {data}")))?;
             prop_assert_eq!(&parsed, wire_value);

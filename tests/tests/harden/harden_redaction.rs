@@ -15,11 +15,12 @@ use crate::harden_support;
 use std::sync::Arc;
 
 use fusion_examples::{BillingApp, Store};
-use fusion_runtime::tool::{Call, ToolSet};
+use fusion_runtime::present::Format;
 use fusion_runtime::toon::{self, ToonOptions};
+use fusion_runtime::ui::{self, UiBlock};
 use fusion_runtime::{
-    Format, Json, Presenter, ResponseBuilder, Selection, Tool, ToolResponse, UiBlock, success,
-    success_structured, toon_success, toon_success_table, ui,
+    Call, Json, Presenter, ResponseBuilder, Selection, Tool, ToolResponse, ToolSet, success,
+    success_structured,
 };
 use harden_support::{config, light};
 use proptest::prelude::*;
@@ -348,7 +349,7 @@ fn accounts_tool(accounts: Vec<Account>) -> ToolSet {
                 .present_all(&accounts)
                 .build()
                 .map_err(|e| e.to_string()),
-            Accounts::Export => toon_success_table(&accounts).map_err(|e| e.to_string()),
+            Accounts::Export => toon::success_table(&accounts).map_err(|e| e.to_string()),
             Accounts::Stats => success_structured(&Export {
                 title: "stats",
                 accounts: &accounts,
@@ -398,9 +399,9 @@ proptest! {
         let export = Export { title: "export", accounts: &accounts, first: accounts.first() };
         secrets.check_response("success", &success(&export).unwrap())?;
         secrets.check_response("success_structured", &success_structured(&export).unwrap())?;
-        secrets.check_response("toon_success", &toon_success(&export).unwrap())?;
-        secrets.check_response("toon_success (list)", &toon_success(&accounts).unwrap())?;
-        secrets.check_response("toon_success_table", &toon_success_table(&accounts).unwrap())?;
+        secrets.check_response("toon_success", &toon::success(&export).unwrap())?;
+        secrets.check_response("toon_success (list)", &toon::success(&accounts).unwrap())?;
+        secrets.check_response("toon_success_table", &toon::success_table(&accounts).unwrap())?;
         secrets.check(
             "toon::encode_table",
             &toon::encode_table(&accounts, &ToonOptions::pipe()).unwrap(),

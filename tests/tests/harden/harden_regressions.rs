@@ -2,7 +2,7 @@
 //! named after it. Each failed before its fix.
 
 use fusion_runtime::Tool;
-use fusion_runtime::tool::{Call, ToolSet};
+use fusion_runtime::{Call, ToolSet};
 use serde::Deserialize;
 use serde_json::json;
 

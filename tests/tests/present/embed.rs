@@ -3,7 +3,8 @@
 
 use crate::support;
 
-use fusion_runtime::{Presenter, UiBlock, ui};
+use fusion_runtime::Presenter;
+use fusion_runtime::ui::{self, UiBlock};
 use support::{assert_blocks, listing};
 
 /// SPEC V6: `Client` with a static rule.

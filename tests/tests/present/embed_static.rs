@@ -5,10 +5,10 @@
 
 use std::borrow::Cow;
 
-use fusion_runtime::response::Rules;
-use fusion_runtime::{
-    Embed, EmbedSink, Field, FieldMask, Model, Present, Presenter, ToolResponse, UiBlock, ui,
-};
+use fusion_runtime::present::Rules;
+use fusion_runtime::present::{Embed, EmbedSink, Field, FieldMask, Model, Present};
+use fusion_runtime::ui::{self, UiBlock};
+use fusion_runtime::{Presenter, ToolResponse};
 use proptest::prelude::*;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 

@@ -96,13 +96,13 @@ mod shadowed {
             (self.item_id > 0).then(|| ::fusion_runtime::Suggestion::new("x.more", "More"))
         }
 
-        fn block(_: &Self) -> ::fusion_runtime::UiBlock {
+        fn block(_: &Self) -> ::fusion_runtime::ui::UiBlock {
             ::fusion_runtime::ui::markdown("block")
         }
     }
 }
 
-use fusion_runtime::Field as _;
+use fusion_runtime::present::Field as _;
 
 #[test]
 fn deriving_among_shadowed_names_works() {

@@ -4,7 +4,8 @@
 
 #![deny(missing_docs, unused_qualifications, clippy::pedantic)]
 
-use fusion_runtime::{Presenter, Suggestion, UiBlock, ui};
+use fusion_runtime::ui::{self, UiBlock};
+use fusion_runtime::{Presenter, Suggestion};
 
 /// A child model.
 #[derive(Presenter)]

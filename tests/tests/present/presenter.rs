@@ -3,7 +3,8 @@
 
 use crate::support;
 
-use fusion_runtime::{Model, Presenter, Selection, ui};
+use fusion_runtime::present::Model;
+use fusion_runtime::{Presenter, Selection, ui};
 use support::{INV_PAY, INV_RULES, INV_TABLE_45000, Inv, assert_blocks, listing};
 
 #[test]
@@ -47,7 +48,7 @@ struct Limited {
 }
 
 impl Limited {
-    fn view(_: &[Self]) -> fusion_runtime::UiBlock {
+    fn view(_: &[Self]) -> ui::UiBlock {
         ui::markdown("Collection view")
     }
 }
@@ -156,11 +157,11 @@ impl Scoped {
         })
     }
 
-    fn banner(&self, tenant: &Tenant) -> fusion_runtime::UiBlock {
+    fn banner(&self, tenant: &Tenant) -> ui::UiBlock {
         ui::markdown(format!("Tenant: {} (invoice {})", tenant.name, self.id))
     }
 
-    fn count(items: &[Self], tenant: &Tenant) -> fusion_runtime::UiBlock {
+    fn count(items: &[Self], tenant: &Tenant) -> ui::UiBlock {
         ui::summary(format!("{} invoices of {}", items.len(), tenant.name))
     }
 
@@ -205,7 +206,7 @@ struct Renamed {
 
 #[test]
 fn field_enum_and_crate_options() {
-    use fusion_runtime::Field;
+    use fusion_runtime::present::Field;
     assert_eq!(Columns::ALL, &[Columns::Left, Columns::RightSide]);
     assert_eq!(Columns::RightSide.wire_name(), "right_side");
     let value = Renamed {

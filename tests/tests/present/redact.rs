@@ -3,7 +3,8 @@
 
 use crate::support;
 
-use fusion_runtime::{Presenter, ResponseBuilder, Selection, UiBlock, ui};
+use fusion_runtime::ui::{self, UiBlock};
+use fusion_runtime::{Presenter, ResponseBuilder, Selection};
 use support::assert_blocks;
 
 /// SPEC §16.7 **Card**.

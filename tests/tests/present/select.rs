@@ -3,7 +3,8 @@
 
 use crate::support;
 
-use fusion_runtime::{Field, FieldMask, Model, Presenter, Selection};
+use fusion_runtime::present::{Field, FieldMask, Model};
+use fusion_runtime::{Presenter, Selection};
 use support::{INV_PAY, INV_RULES, INV_TABLE_45000, Inv, InvField, assert_blocks};
 
 #[test]

@@ -5,7 +5,8 @@
 //! Each case declares the same struct twice, once with `#[derive(Presenter)]` and once with
 //! serde's `#[derive(Serialize)]`, reads the same JSON into both and compares what they write.
 
-use fusion_runtime::{Model, Selection};
+use fusion_runtime::Selection;
+use fusion_runtime::present::Model;
 
 macro_rules! twins {
     (

@@ -3,7 +3,8 @@
 
 use crate::support;
 
-use fusion_runtime::{Presenter, UiBlock, Width, ui};
+use fusion_runtime::Presenter;
+use fusion_runtime::ui::{self, UiBlock, Width};
 use support::{assert_blocks, listing};
 
 /// SPEC V23 model: `{id: text, value: integer}` with collection UI summary(`{n} items`).

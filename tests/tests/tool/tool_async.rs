@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 
-use fusion_runtime::tool::{Call, Tool, ToolSet};
+use fusion_runtime::{Call, Tool, ToolSet};
 use fusion_runtime::{Json, Presenter, ToolError, ToolResponse};
 use serde::Deserialize;
 use serde_json::json;
@@ -338,7 +338,7 @@ fn one_set_mixes_sync_and_async_tools_and_its_future_is_send() {
     assert_eq!(
         tools
             .definitions()
-            .map(fusion_runtime::ToolDefinition::name)
+            .map(fusion_runtime::tool::ToolDefinition::name)
             .collect::<Vec<_>>(),
         ["jobs", "echo"]
     );

@@ -1,9 +1,8 @@
 //! Tool definitions that are rejected when the tool is defined (SPEC §7.1, §11.2–§11.3), each
 //! with a message that says what to change; and the argument normalisations serde relies on.
 
-use fusion_runtime::tool::{
-    ActionSpec, Call, Tool, ToolDefinition, ToolSet, ToolSpec, input_schema_of,
-};
+use fusion_runtime::tool::{ActionSpec, ToolDefinition, ToolSpec, input_schema_of};
+use fusion_runtime::{Call, Tool, ToolSet};
 use serde::Deserialize;
 use serde_json::json;
 

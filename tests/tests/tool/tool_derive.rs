@@ -1,6 +1,6 @@
 //! `#[derive(Tool)]`: what each `#[fusion(...)]` key does to the generated definition.
 
-use fusion_runtime::tool::{Call, Tool, ToolSet};
+use fusion_runtime::{Call, Tool, ToolSet};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -186,7 +186,7 @@ struct Ping {}
 
 #[test]
 fn crate_path() {
-    use renamed::fr::tool::Tool as _;
+    use renamed::fr::Tool as _;
     assert_eq!(Ping::spec().name(), "ping");
 }
 

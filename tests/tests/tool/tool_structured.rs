@@ -5,8 +5,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use fusion_runtime::tool::{ActionSpec, Call, DefinitionError, Tool, ToolSet, ToolSpec};
-use fusion_runtime::{Presenter, ToolDefinition, ToolError, ToolResponse, success_structured};
+use fusion_runtime::tool::ToolDefinition;
+use fusion_runtime::tool::{ActionSpec, DefinitionError, ToolSpec};
+use fusion_runtime::{Call, Tool, ToolSet};
+use fusion_runtime::{Presenter, ToolError, ToolResponse, success_structured};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -94,7 +96,10 @@ fn billing(
     clippy::needless_pass_by_value,
     reason = "a handler takes its input by value"
 )]
-fn get_invoice(input: GetInvoice, call: &Call) -> Result<ToolResponse, fusion_runtime::JsonError> {
+fn get_invoice(
+    input: GetInvoice,
+    call: &Call,
+) -> Result<ToolResponse, fusion_runtime::EncodeError> {
     call.present(&invoice(&input.id)).build()
 }
 

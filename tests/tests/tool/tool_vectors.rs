@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use fusion_runtime::ToolResponse;
-use fusion_runtime::tool::{ActionSpec, Call, Tool, ToolSet, ToolSpec};
+use fusion_runtime::tool::{ActionSpec, ToolSpec};
+use fusion_runtime::{Call, Tool, ToolSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -365,12 +366,12 @@ struct Lookup {
 
 #[test]
 fn v55_output_schema_under_selection() {
-    let plain = fusion_runtime::ToolDefinition::from_schema(
+    let plain = fusion_runtime::tool::ToolDefinition::from_schema(
         &ToolSpec::new("lookup").output::<S>(),
         &fusion_runtime::tool::input_schema_of::<Lookup>(),
     )
     .unwrap();
-    let selected = fusion_runtime::ToolDefinition::from_schema(
+    let selected = fusion_runtime::tool::ToolDefinition::from_schema(
         &ToolSpec::new("lookup")
             .output::<S>()
             .select()
@@ -411,7 +412,7 @@ struct Nested {
 
 #[test]
 fn v55_output_schema_member_order_is_kept() {
-    let definition = fusion_runtime::ToolDefinition::from_schema(
+    let definition = fusion_runtime::tool::ToolDefinition::from_schema(
         &ToolSpec::new("lookup")
             .output::<Documented>()
             .select()

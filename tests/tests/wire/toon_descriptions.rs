@@ -1,6 +1,6 @@
 //! SPEC §16.9 tool description vectors V50–V53 (SPEC §10).
 
-use fusion_runtime::description::{self, ActionDescriptor, Layout};
+use fusion_runtime::tool::description::{self, ActionDescriptor, Layout};
 
 fn projects(layout: Layout, description: &str, actions: &[ActionDescriptor<'_>]) -> String {
     description::describe(layout, "projects", description, "action", actions)

@@ -2,7 +2,7 @@
 //! in the text) and P4 (a conforming TOON v4 decoder, here `toon-format`'s, returns the value),
 //! for each delimiter and for indentations 2 and 4.
 
-use fusion_runtime::escape::contains_tag_start;
+use fusion_runtime::testing::escape::contains_tag_start;
 use fusion_runtime::toon::{self, Delimiter, ToonOptions};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};

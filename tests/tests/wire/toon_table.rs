@@ -2,8 +2,9 @@
 //! block of presenters (`Presentation::format`): exact bytes, the generic fallback for rows that
 //! are no table, and everything but the data block unchanged.
 
+use fusion_runtime::present::Format;
 use fusion_runtime::toon::{self, Delimiter, ToonError, ToonOptions};
-use fusion_runtime::{DataFormat, Format, Presenter, Selection, toon_success, toon_success_table};
+use fusion_runtime::{Presenter, Selection};
 use serde::Serialize;
 
 const DELIMITERS: [Delimiter; 3] = [Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe];
@@ -11,7 +12,7 @@ const DELIMITERS: [Delimiter; 3] = [Delimiter::Comma, Delimiter::Tab, Delimiter:
 /// Asserts that the compile-time path writes `expected` with the pipe delimiter, and the
 /// generic encoder's bytes with every delimiter and indentations 1, 2 and 4.
 #[track_caller]
-fn check_table<T: fusion_runtime::Model>(items: &[T], expected: &str) {
+fn check_table<T: fusion_runtime::present::Model>(items: &[T], expected: &str) {
     assert_eq!(
         toon::encode_table(items, &ToonOptions::pipe()).unwrap(),
         expected
@@ -264,11 +265,11 @@ fn zero_indentation_is_refused() {
 #[test]
 fn toon_success_table_is_toon_success() {
     let rows = [flat(1, "a|b"), flat(2, "c")];
-    let table = toon_success_table(&rows).unwrap();
-    let generic = toon_success(&rows).unwrap();
+    let table = toon::success_table(&rows).unwrap();
+    let generic = toon::success(&rows).unwrap();
     assert_eq!(table.blocks(), generic.blocks());
     assert_eq!(table.is_error(), None);
-    assert_eq!(table.view().format(), DataFormat::Toon);
+    assert_eq!(table.view().format(), Format::Toon);
     // The view shows the wire value as the JSON data block does (0.5 stays a float, the
     // unit variant is its name).
     assert_eq!(
@@ -308,8 +309,8 @@ fn a_presented_invoice_as_toon_is_v49_with_the_same_other_blocks() {
     assert_eq!(toon.blocks()[1..], json.blocks()[1..]);
     assert!(toon.blocks().len() > 2, "UI, embeds and rules follow");
     assert_eq!(toon.is_error(), None);
-    assert_eq!(toon.view().format(), DataFormat::Toon);
-    assert_eq!(json.view().format(), DataFormat::Json);
+    assert_eq!(toon.view().format(), Format::Toon);
+    assert_eq!(json.view().format(), Format::Json);
     // Apart from the format, the views are the same: data, UI, rules, suggestions.
     let mut toon_view = toon.view().to_json();
     toon_view["format"] = serde_json::json!("json");
@@ -495,7 +496,7 @@ fn the_model_declares_its_format_and_a_call_can_override_it() {
             rule
         ]
     );
-    assert_eq!(toon.view().format(), DataFormat::Toon);
+    assert_eq!(toon.view().format(), Format::Toon);
     let single = rows[1].present().build().unwrap();
     assert_eq!(
         single.blocks(),
@@ -512,7 +513,7 @@ fn the_model_declares_its_format_and_a_call_can_override_it() {
             rule
         ]
     );
-    assert_eq!(json.view().format(), DataFormat::Json);
+    assert_eq!(json.view().format(), Format::Json);
     assert_eq!(json.view().data(), single.view().data());
     assert_eq!(
         Plain::present_all(&[Plain { id: 1 }])

@@ -6,8 +6,9 @@
 //! 512 cases per property (the issue asks for at least 256); the environment variable
 //! `PROPTEST_CASES` replaces that number, e.g. `PROPTEST_CASES=100000` for a long run.
 
+use fusion_runtime::present::{FieldMask, Format, Model};
 use fusion_runtime::toon::{self, Delimiter, ToonOptions};
-use fusion_runtime::{FieldMask, Format, Model, Presenter, Selection};
+use fusion_runtime::{Presenter, Selection};
 use proptest::prelude::*;
 use serde::{Serialize, Serializer};
 

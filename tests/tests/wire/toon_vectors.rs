@@ -1,8 +1,9 @@
 //! SPEC §16.8 TOON vectors V42–V49 through `toon_success`, plus the data block of V76 and the
 //! encoder's edges (integers beyond 64 bits, options, errors).
 
+use fusion_runtime::ToolResponse;
+use fusion_runtime::present::Format;
 use fusion_runtime::toon::{self, Delimiter, ToonError, ToonOptions};
-use fusion_runtime::{DataFormat, ToolResponse, toon_success};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -11,13 +12,13 @@ use serde_json::{Value, json};
 fn single_block(response: &ToolResponse) -> &str {
     assert_eq!(response.blocks().len(), 1, "{:?}", response.blocks());
     assert_eq!(response.is_error(), None);
-    assert_eq!(response.view().format(), DataFormat::Toon);
+    assert_eq!(response.view().format(), Format::Toon);
     &response.blocks()[0]
 }
 
 /// A TOON response of a JSON value: checks the block and that the view holds the value.
 fn check(input: &Value, expected: &str) {
-    let response = toon_success(input).unwrap();
+    let response = toon::success(input).unwrap();
     assert_eq!(single_block(&response), expected);
     assert_eq!(response.view().data().as_value(), Some(input));
 }
@@ -84,7 +85,7 @@ fn v47_toon_numbers() {
         v: vec![1e21, 1e-7, 0.1, -0.0, 100.0, f64::INFINITY],
         big: 12_345_678_901_234_567_890,
     };
-    let response = toon_success(&value).unwrap();
+    let response = toon::success(&value).unwrap();
     assert_eq!(
         single_block(&response),
         "v[6|]: 1000000000000000000000|0.0000001|0.1|0|100|null\nbig: 12345678901234567890"
@@ -133,7 +134,7 @@ fn v76_export_rows_block() {
             issued_at: invoice["issued_at"].as_str().unwrap(),
         })
         .collect();
-    let response = toon_success(&rows).unwrap();
+    let response = toon::success(&rows).unwrap();
     assert_eq!(
         single_block(&response),
         "[14|]{id|customer|amount_cents|currency|status|issued_at}:\n  INV-0038|Acme Corp|129097|EUR|overdue|2026-01-13\n  INV-0040|\"Vandelay \\\"Import\\\" Export\"|11250|EUR|overdue|2026-10-09\n  INV-0045|Stark Industries|138100|EUR|overdue|2026-04-22\n  INV-0047|\"Vandelay \\\"Import\\\" Export\"|63793|EUR|overdue|2026-04-11\n  INV-0052|\"Umbrella | Pharma\"|454794|EUR|overdue|2026-09-18\n  INV-0063|\"Umbrella | Pharma\"|99980|EUR|overdue|2026-06-26\n  INV-0080|Café Crème SARL|105189|EUR|overdue|2026-01-24\n  INV-0084|\"Hooli: Cloud\"|1409700|EUR|overdue|2026-04-23\n  INV-0087|Café Crème SARL|311539|EUR|overdue|2026-01-26\n  INV-0100|Café Crème SARL|39992|EUR|overdue|2026-09-18\n  INV-0102|Initech, Inc.|238883|EUR|overdue|2026-05-17\n  INV-0104|\"Hooli: Cloud\"|256600|EUR|overdue|2026-09-10\n  INV-0114|Initech, Inc.|446489|EUR|overdue|2026-04-27\n  INV-0118|Café Crème SARL|1405800|EUR|overdue|2026-10-21"
@@ -147,7 +148,7 @@ fn integers_beyond_64_bits_keep_every_digit() {
         max: u128,
         min: i128,
     }
-    let response = toon_success(&Wide {
+    let response = toon::success(&Wide {
         max: u128::MAX,
         min: i128::MIN,
     })
@@ -208,7 +209,7 @@ fn options() {
 fn errors_say_what_to_do() {
     let mut map = std::collections::BTreeMap::new();
     map.insert((1, 2), "pair key");
-    let error = toon_success(&map).unwrap_err();
+    let error = toon::success(&map).unwrap_err();
     assert_eq!(error, ToonError::KeyMustBeString { found: "a tuple" });
     assert_eq!(
         error.to_string(),
@@ -272,7 +273,7 @@ fn v49_a_redacted_model_as_toon() {
         serde_json::from_str(include_str!("../../../examples/data/billing.json")).unwrap();
     let first = &fixture.invoices[0];
     assert_eq!(first.internal_margin_bps, 821);
-    let response = toon_success(first).unwrap();
+    let response = toon::success(first).unwrap();
     assert_eq!(
         single_block(&response),
         "id: INV-0001\ncustomer:\n  id: CUS-001\n  name: Acme Corp\n  email: \"[REDACTED]\"\n  country: DE\namount_cents: 826199\ncurrency: EUR\nstatus: paid\nissued_at: 2026-04-21\ndue_at: 2026-05-21\nlines[4|]{sku|description|qty|unit_price_cents}:\n  SKU-301|\"- refurbished unit\"|5|8900\n  SKU-101|\"Widget, large | blue\"|1|4999\n  SKU-201|Onboarding (one-off)|5|150000\n  SKU-301|\"- refurbished unit\"|3|8900"

@@ -4,8 +4,10 @@ use crate::wire_support;
 
 use std::borrow::Cow;
 
+use fusion_runtime::present::Format;
 use fusion_runtime::testing::ViewExt;
-use fusion_runtime::{DataFormat, IntoToolResponse, Json, ResponseBuilder, ToolResponse, UiBlock};
+use fusion_runtime::ui::UiBlock;
+use fusion_runtime::{IntoToolResponse, Json, ResponseBuilder, ToolResponse};
 use serde_json::json;
 
 /// Wraps a handler's result the way the tool layer does.
@@ -25,7 +27,7 @@ fn v01_text_result() {
         response
             .assert_blocks(&["hello world"])
             .assert_is_error(None)
-            .assert_format(DataFormat::Text)
+            .assert_format(Format::Text)
             .assert_text("hello world");
         assert_eq!(
             response.to_json(),
@@ -63,7 +65,7 @@ fn v03_nothing_returned() {
         response
             .assert_blocks(&["OK"])
             .assert_is_error(None)
-            .assert_format(DataFormat::Text)
+            .assert_format(Format::Text)
             .assert_text("OK");
         assert_eq!(
             response.to_json(),
@@ -94,7 +96,7 @@ fn v04_plain_serializable_value() {
         response
             .assert_blocks(&[expected])
             .assert_is_error(None)
-            .assert_format(DataFormat::Json)
+            .assert_format(Format::Json)
             .assert_data(json!({"id": 1, "name": "A", "tags": ["x"]}))
             .assert_structured(None);
     }
@@ -109,10 +111,10 @@ fn v05_number_and_boolean() {
     wrap(true)
         .assert_blocks(&["true"])
         .assert_is_error(None)
-        .assert_format(DataFormat::Json)
+        .assert_format(Format::Json)
         .assert_data(json!(true));
     // The kind follows the type, not the JSON form: a text is never JSON-quoted, `Json` always is.
-    wrap("42").assert_format(DataFormat::Text).assert_text("42");
+    wrap("42").assert_format(Format::Text).assert_text("42");
     wrap(Json("abc")).assert_blocks(&["\"abc\""]);
     // A value that merely looks like a tool result is data.
     wrap(json!({"content": []})).assert_blocks(&["{\n  \"content\": []\n}"]);

@@ -1,7 +1,8 @@
 //! SPEC §13.1: the `<tool_error>` envelope on the wire (vectors V56–V58).
 
+use fusion_runtime::present::Format;
 use fusion_runtime::testing::ViewExt;
-use fusion_runtime::{DataFormat, IntoToolResponse, Severity, ToolError};
+use fusion_runtime::{IntoToolResponse, Severity, ToolError};
 
 #[test]
 fn v56_tool_error_with_every_part() {
@@ -15,7 +16,7 @@ fn v56_tool_error_with_every_part() {
     response
         .assert_blocks(&["<tool_error code=\"CONFLICT\" severity=\"error\">\n<message>Invoice already paid.</message>\n<recovery>Check the invoice status first.</recovery>\n<available_actions>\n  <action>billing.get</action>\n  <action>billing.list</action>\n</available_actions>\n<details>\n  <detail key=\"invoice_id\">inv_456</detail>\n  <detail key=\"x&lt;y\">&lt;script></detail>\n</details>\n<retry_after>5 seconds</retry_after>\n</tool_error>"])
         .assert_is_error(Some(true))
-        .assert_format(DataFormat::Text);
+        .assert_format(Format::Text);
     assert!(response.to_json().ends_with(",\"isError\":true}"));
     assert_eq!(response.structured_content(), None);
     insta::assert_snapshot!("v56_tool_error_with_every_part", response.text());

@@ -4,7 +4,8 @@
 use crate::text;
 
 use fusion_runtime::testing::ViewExt;
-use fusion_runtime::{IntoToolResponse, ResponseBuilder, escape, ui};
+use fusion_runtime::testing::escape;
+use fusion_runtime::{IntoToolResponse, ResponseBuilder, ui};
 use proptest::prelude::*;
 
 #[test]
@@ -169,7 +170,7 @@ fn inputs(text: impl Strategy<Value = String> + Clone) -> impl Strategy<Value = 
 fn respond(inputs: &Inputs) -> fusion_runtime::ToolResponse {
     let mut builder = ResponseBuilder::text(inputs.data.clone())
         .ui(
-            fusion_runtime::UiBlock::custom(inputs.ui_type.clone(), inputs.ui_content.clone())
+            ui::UiBlock::custom(inputs.ui_type.clone(), inputs.ui_content.clone())
                 .title(inputs.ui_title.clone()),
         )
         .ui(ui::markdown(inputs.markdown.clone()))

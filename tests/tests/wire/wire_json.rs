@@ -13,7 +13,8 @@
 use crate::text;
 
 use fusion_runtime::testing::{ViewExt, json_eq};
-use fusion_runtime::{IntoToolResponse, Json, escape, json};
+use fusion_runtime::testing::{escape, json};
+use fusion_runtime::{IntoToolResponse, Json};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

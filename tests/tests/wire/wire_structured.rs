@@ -1,8 +1,9 @@
 //! SPEC §11: structured responses (vector V54) and the refusal of non-object roots.
 
+use fusion_runtime::present::Format;
 use fusion_runtime::testing::ViewExt;
 use fusion_runtime::{
-    DataFormat, IntoToolResponse, ResponseBuilder, StructuredError, WrapError, success_structured,
+    IntoToolResponse, ResponseBuilder, StructuredError, WrapError, success_structured,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -41,7 +42,7 @@ fn v54_structured_response() {
     response
         .assert_blocks(&["{\n  \"count\": 120,\n  \"total_cents\": 50326715,\n  \"by_status\": {\n    \"paid\": 74,\n    \"pending\": 32,\n    \"overdue\": 14\n  }\n}"])
         .assert_is_error(None)
-        .assert_format(DataFormat::Json)
+        .assert_format(Format::Json)
         .assert_data(expected.clone())
         .assert_structured(Some(expected));
     // structuredContent keeps the member order of the value.

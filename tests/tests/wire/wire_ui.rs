@@ -1,8 +1,9 @@
 //! SPEC §4: UI blocks and their helpers (vectors V12–V16).
 
+use fusion_runtime::ResponseBuilder;
 use fusion_runtime::testing::ViewExt;
+use fusion_runtime::ui::UiBlock;
 use fusion_runtime::ui::{self, Width};
-use fusion_runtime::{ResponseBuilder, UiBlock};
 use serde_json::json;
 
 #[test]

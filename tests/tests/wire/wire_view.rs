@@ -2,8 +2,9 @@
 
 use crate::wire_support;
 
+use fusion_runtime::present::Format;
 use fusion_runtime::testing::{self, ViewExt};
-use fusion_runtime::{DataFormat, IntoToolResponse, ResponseBuilder, ToolError, ui};
+use fusion_runtime::{IntoToolResponse, ResponseBuilder, ToolError, ui};
 use serde_json::json;
 
 #[test]
@@ -16,7 +17,7 @@ fn v69_view_of_the_v6_response() {
     );
     response
         .assert_data(json!({"id": "123", "client": {"name": "A"}}))
-        .assert_format(DataFormat::Json)
+        .assert_format(Format::Json)
         .assert_ui_types(&["echarts"])
         .assert_hints(&["Pay attention"])
         .assert_rules(&["From child presenter", "Rule 1"])
@@ -41,7 +42,7 @@ fn the_view_is_never_serialized() {
 fn text_stays_text() {
     // SPEC §14.3: the text `123` is not the number 123.
     let response = "123".into_tool_response().unwrap();
-    response.assert_format(DataFormat::Text).assert_text("123");
+    response.assert_format(Format::Text).assert_text("123");
     assert_eq!(response.view().data().as_value(), None);
 }
 
@@ -49,7 +50,7 @@ fn text_stays_text() {
 fn views_of_error_responses_hold_the_envelope() {
     let response = ToolError::not_found("Invoice <x> does not exist.").into_response();
     response
-        .assert_format(DataFormat::Text)
+        .assert_format(Format::Text)
         .assert_text(&response.blocks()[0])
         .assert_is_error(Some(true))
         .assert_rules(&[]);
@@ -91,7 +92,7 @@ fn a_presentation_wraps_as_it_stands() {
         },
     };
     let selection = fusion_runtime::Selection::new(["id"]);
-    fusion_runtime::present(&order)
+    fusion_runtime::present::present(&order)
         .select(&selection)
         .into_tool_response()
         .unwrap()

@@ -10,6 +10,6 @@ struct Tuple(String);
 
 fn main() {
     // The stub impls keep this compiling: only the derive's own errors are reported.
-    let _ = fusion_runtime::tool::ToolSet::new()
+    let _ = fusion_runtime::ToolSet::new()
         .tool(|_: Billing, _: &fusion_runtime::Call| "ok");
 }

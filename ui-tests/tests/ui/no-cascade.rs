@@ -16,7 +16,7 @@ struct Statement {
 fn handler(invoices: &[Invoice]) -> fusion_runtime::ToolResponse {
     let selection = fusion_runtime::Selection::new(["id"]);
     let _ = InvoiceField::AmountCents;
-    let _ = fusion_runtime::json::to_string(&invoices[0]);
+    let _ = fusion_runtime::testing::json::to_string(&invoices[0]);
     Invoice::present_all(invoices).select(&selection).build().unwrap()
 }
 

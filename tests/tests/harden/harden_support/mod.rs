@@ -7,7 +7,7 @@
     reason = "each hardening file uses a different part of the support module"
 )]
 
-use fusion_runtime::UiBlock;
+use fusion_runtime::ui::UiBlock;
 use fusion_tests::wire::{self, Block};
 use proptest::prelude::*;
 

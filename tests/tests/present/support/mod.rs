@@ -5,7 +5,8 @@
     reason = "each test file uses a different part of the support module"
 )]
 
-use fusion_runtime::{Presenter, ToolResponse, UiBlock, ui};
+use fusion_runtime::ui::{self, UiBlock};
+use fusion_runtime::{Presenter, ToolResponse};
 
 /// The wire of a response as an insta snapshot shows it: `isError`, then each block as written.
 pub fn listing(response: &ToolResponse) -> String {

@@ -1,10 +1,10 @@
 //! Shared by the wire tests: the models of SPEC V6, with `Model` and `Presenter` written by hand
 //! against the public API (the pattern for users who do not derive), and the V6 handler.
 
-use fusion_runtime::response::Suggestions;
-use fusion_runtime::{
-    EmbedSink, Field, FieldMask, Model, Presenter, Suggestion, ToolResponse, UiBlock,
-};
+use fusion_runtime::present::Suggestions;
+use fusion_runtime::present::{EmbedSink, Field, FieldMask, Model};
+use fusion_runtime::ui::UiBlock;
+use fusion_runtime::{Presenter, Suggestion, ToolResponse};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -147,7 +147,7 @@ pub fn v6_response() -> ToolResponse {
             name: "A".to_owned(),
         },
     };
-    fusion_runtime::present(&order)
+    fusion_runtime::present::present(&order)
         .into_builder()
         .expect("the order serializes")
         .hint("Pay attention")

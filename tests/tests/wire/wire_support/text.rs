@@ -7,7 +7,7 @@
     reason = "each test file that includes this uses part of it"
 )]
 
-use fusion_runtime::escape;
+use fusion_runtime::testing::escape;
 use proptest::prelude::*;
 
 /// One such text.

@@ -33,8 +33,22 @@
 
 use serde_json::Value;
 
-use crate::response::ToolResponse;
-use crate::view::{DataFormat, ViewValue};
+use super::format::Format;
+use super::tool_response::ToolResponse;
+pub use super::view::{TestingView, ViewValue};
+
+/// The SPEC §3 JSON writer the data blocks are written with, for tests that compare against it.
+pub mod json {
+    pub use crate::encode::json::{number_text, to_string};
+}
+
+/// The injection-safety primitives of SPEC §5 the wire is escaped with, for tests that check
+/// texts against them.
+pub mod escape {
+    pub use crate::encode::escape::{
+        FRAMEWORK_NAMES, contains_tag_start, is_tag_start_at, neutralize,
+    };
+}
 
 /// Assertion methods on a response's testing view; each returns `self`, so they chain.
 pub trait ViewExt {
@@ -85,7 +99,7 @@ pub trait ViewExt {
 
     /// Asserts the kind of the data block.
     #[track_caller]
-    fn assert_format(&self, expected: DataFormat) -> &Self {
+    fn assert_format(&self, expected: Format) -> &Self {
         let response = self.response();
         let actual = response.view().format();
         if actual != expected {
@@ -102,7 +116,7 @@ pub trait ViewExt {
             .view()
             .ui()
             .iter()
-            .map(crate::ui::UiBlock::kind)
+            .map(super::ui::UiBlock::kind)
             .collect();
         if actual != expected {
             fail(response, "UI types", &expected, &actual);
@@ -176,7 +190,7 @@ pub trait ViewExt {
     }
 
     /// Asserts the whole view in the JSON notation of SPEC §16.12 (see
-    /// [`TestingView::to_json`](crate::TestingView::to_json)).
+    /// [`TestingView::to_json`](TestingView::to_json)).
     /// Numbers compare by value.
     #[track_caller]
     fn assert_view(&self, expected: Value) -> &Self {

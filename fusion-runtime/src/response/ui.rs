@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use crate::{escape, json};
+use crate::encode::{escape, json};
 
 /// How much of the client's width a UI block asks for (SPEC §4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

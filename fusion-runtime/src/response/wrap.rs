@@ -3,17 +3,20 @@
 //!
 //! | handler result | response |
 //! |---|---|
-//! | [`ToolResponse`], [`ResponseBuilder`], [`ToolError`], [`ValidationError`] | unchanged |
-//! | a [`Presentation`] (`value.present()`, with its selection and context) | presented (SPEC §6) |
+//! | [`ToolResponse`], [`ResponseBuilder`], [`ToolError`], [`ValidationError`](crate::tool::ValidationError) | unchanged |
+//! | a [`Presentation`](crate::present::Presentation) (`value.present()`, with its selection and context) | presented (SPEC §6) |
 //! | `()`, `None`, the empty text | text data block `OK` |
 //! | `String`, `&str`, `Cow<str>` | text data block, SPEC §5.3 applied |
 //! | numbers, `bool`, `serde_json::Value`, `Vec<T>`, maps, [`Json<T>`] | JSON data block (SPEC §3) |
 //! | `Ok(v)` | as `v` |
-//! | `Err(e)` | a [`ToolError`] passes as its envelope; any other error is a [`WrapError::Handler`] |
+//! | `Err(e)` | a [`ToolError`] or [`ValidationError`](crate::tool::ValidationError) passes as its envelope; any other error is a [`WrapError::Handler`] |
 //!
 //! The kind is decided by the value's type, never by its JSON form: a `String` is a text block,
 //! while `Json("abc")` is the JSON string `"abc"`, quotes included. A value of an action that
 //! declares a presenter is presented by the tool layer, not here.
+//!
+//! The impls for presentations and for `Result` (which recognizes a `ValidationError`) live in
+//! the layers that define those types: `present` and `tool`.
 //!
 //! ```
 //! use fusion_runtime::{IntoToolResponse, Json};
@@ -33,10 +36,10 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::error::{ToolError, ValidationError};
-use crate::json::{self, JsonError};
-use crate::present::{Presentation, Presenter};
-use crate::response::{ResponseBuilder, ToolResponse};
+use super::builder::{ResponseBuilder, StructuredError};
+use super::envelope::ToolError;
+use super::tool_response::ToolResponse;
+use crate::encode::EncodeError;
 
 /// A JSON data block (SPEC §3) of any serializable value, without `structuredContent`.
 ///
@@ -47,7 +50,7 @@ use crate::response::{ResponseBuilder, ToolResponse};
 /// let response = fusion_runtime::success(&serde_json::json!({"id": 1, "tags": ["x"]})).unwrap();
 /// assert_eq!(response.blocks(), ["{\n  \"id\": 1,\n  \"tags\": [\n    \"x\"\n  ]\n}"]);
 /// ```
-pub fn success<T: Serialize + ?Sized>(value: &T) -> Result<ToolResponse, JsonError> {
+pub fn success<T: Serialize + ?Sized>(value: &T) -> Result<ToolResponse, EncodeError> {
     ResponseBuilder::json(value).map(ResponseBuilder::build)
 }
 
@@ -77,94 +80,13 @@ pub fn success_structured<T: Serialize + ?Sized>(
     ResponseBuilder::structured(value).map(ResponseBuilder::build)
 }
 
-impl ResponseBuilder {
-    /// A structured response's builder (SPEC §11.1): JSON data block plus `structuredContent`,
-    /// the same JSON value; refused unless the value serializes to a JSON object.
-    ///
-    /// ```
-    /// use fusion_runtime::ResponseBuilder;
-    /// let response = ResponseBuilder::structured(&serde_json::json!({"count": 3}))
-    ///     .unwrap()
-    ///     .hint("Counts include voided invoices.")
-    ///     .build();
-    /// assert_eq!(response.blocks().len(), 2);
-    /// assert_eq!(response.structured_content(), Some(&serde_json::json!({"count": 3})));
-    /// ```
-    pub fn structured<T: Serialize + ?Sized>(value: &T) -> Result<Self, StructuredError> {
-        // structuredContent is a JSON value, so the value is built once and both channels are
-        // written from it: the block and structuredContent cannot disagree.
-        let value = serde_json::to_value(value)
-            .map_err(|e| StructuredError::Json(JsonError::from_serde(e)))?;
-        if !value.is_object() {
-            return Err(StructuredError::NotAnObject {
-                found: json_kind(&value),
-            });
-        }
-        let text = json::to_string(&value).map_err(StructuredError::Json)?;
-        let mut builder = ResponseBuilder::json_text(text);
-        builder.set_structured(value);
-        Ok(builder)
-    }
-}
-
-/// How SPEC §11.1 names a JSON value that is not an object.
-fn json_kind(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
-}
-
-/// Why a structured response (SPEC §11.1) was refused. Nothing is sent for it; a handler that
-/// lets it escape ends the call with `INTERNAL_ERROR` (SPEC §13.7).
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum StructuredError {
-    /// The value's JSON form is not an object.
-    NotAnObject {
-        /// What it is instead: `an array`, `a string`, `a number`, `a boolean` or `null`.
-        found: &'static str,
-    },
-    /// The value cannot be written as JSON at all.
-    Json(JsonError),
-}
-
-impl fmt::Display for StructuredError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StructuredError::NotAnObject { found } => write!(
-                f,
-                "structured content must be a JSON object, but the value is {found}; return a \
-                 struct or a map (put a list in a named field, e.g. `{{\"items\": [...]}}`), or \
-                 use `success` for a JSON data block without structured content"
-            ),
-            StructuredError::Json(error) => {
-                write!(f, "the structured content cannot be built: {error}")
-            }
-        }
-    }
-}
-
-impl StdError for StructuredError {
-    fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        match self {
-            StructuredError::NotAnObject { .. } => None,
-            StructuredError::Json(error) => Some(error),
-        }
-    }
-}
-
 /// Why a handler's result did not become a response. The tool layer answers the call with
 /// `INTERNAL_ERROR` (SPEC §13.7) and never puts this text on the wire; it may log it.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum WrapError {
     /// The returned value cannot be written as JSON.
-    Json(JsonError),
+    Json(EncodeError),
     /// The handler returned an error that is not a [`ToolError`].
     Handler(Box<dyn StdError + Send + Sync + 'static>),
 }
@@ -191,8 +113,8 @@ impl StdError for WrapError {
     }
 }
 
-impl From<JsonError> for WrapError {
-    fn from(error: JsonError) -> Self {
+impl From<EncodeError> for WrapError {
+    fn from(error: EncodeError) -> Self {
         WrapError::Json(error)
     }
 }
@@ -200,7 +122,7 @@ impl From<JsonError> for WrapError {
 /// A value a tool handler can return: SPEC §12's implicit wrapping, decided by the type.
 ///
 /// Implemented for the toolkit's responses ([`ToolResponse`], [`ResponseBuilder`], [`ToolError`],
-/// [`ValidationError`], [`Presentation`]), `()`, texts, `Option`, numbers, `bool`,
+/// [`ValidationError`](crate::tool::ValidationError), [`Presentation`](crate::present::Presentation)), `()`, texts, `Option`, numbers, `bool`,
 /// `serde_json::Value`, `Vec`, maps with serializable values, [`Json<T>`] for any other
 /// serializable value, and `Result`.
 #[diagnostic::on_unimplemented(
@@ -255,20 +177,7 @@ impl IntoToolResponse for ResponseBuilder {
     }
 }
 
-/// A presentation configured by the handler (selection, context) is built as it stands.
-impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ctx> {
-    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
-        Ok(self.build()?)
-    }
-}
-
 impl IntoToolResponse for ToolError {
-    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
-        Ok(self.into_response())
-    }
-}
-
-impl IntoToolResponse for ValidationError {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
         Ok(self.into_response())
     }
@@ -303,31 +212,6 @@ impl<T: IntoToolResponse> IntoToolResponse for Option<T> {
         match self {
             Some(value) => value.into_tool_response(),
             None => ().into_tool_response(),
-        }
-    }
-}
-
-/// `Ok(v)` wraps `v`. `Err(e)`: a [`ToolError`] or [`ValidationError`] becomes its envelope (a
-/// response built by the toolkit); any other error is a failure, [`WrapError::Handler`].
-impl<T, E> IntoToolResponse for Result<T, E>
-where
-    T: IntoToolResponse,
-    E: Into<Box<dyn StdError + Send + Sync + 'static>>,
-{
-    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
-        match self {
-            Ok(value) => value.into_tool_response(),
-            Err(error) => {
-                let error: Box<dyn StdError + Send + Sync> = error.into();
-                let error = match error.downcast::<ToolError>() {
-                    Ok(tool_error) => return Ok(tool_error.into_response()),
-                    Err(other) => other,
-                };
-                match error.downcast::<ValidationError>() {
-                    Ok(validation) => Ok(validation.into_response()),
-                    Err(other) => Err(WrapError::Handler(other)),
-                }
-            }
         }
     }
 }
@@ -386,24 +270,6 @@ impl<K: Serialize, V: Serialize, S> IntoToolResponse for HashMap<K, V, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn errors_of_the_handler() {
-        let failed: Result<String, std::io::Error> = Err(std::io::Error::other("disk"));
-        let Err(WrapError::Handler(error)) = failed.into_tool_response() else {
-            panic!("an io error is a failure");
-        };
-        assert_eq!(error.to_string(), "disk");
-
-        let tool: Result<(), ToolError> = Err(ToolError::not_found("no such invoice"));
-        let response = tool.into_tool_response().unwrap();
-        assert_eq!(response.is_error(), Some(true));
-        assert!(response.blocks()[0].starts_with("<tool_error code=\"NOT_FOUND\""));
-
-        let boxed: Result<(), Box<dyn StdError + Send + Sync>> =
-            Err(Box::new(ToolError::warning("DEPRECATED", "Use v2")));
-        assert_eq!(boxed.into_tool_response().unwrap().is_error(), Some(false));
-    }
 
     #[test]
     fn non_string_keys_are_a_json_error() {

@@ -5,7 +5,7 @@
 //! calls [`describe`] with the layout the tool declares.
 //!
 //! ```
-//! use fusion_runtime::description::{self, ActionDescriptor, Layout};
+//! use fusion_runtime::tool::description::{self, ActionDescriptor, Layout};
 //!
 //! let actions = [
 //!     ActionDescriptor::new("list").description("List all"),
@@ -21,8 +21,8 @@
 //! );
 //! ```
 
-use crate::toon::value::{Key, Tree, Value};
-use crate::toon::{ToonOptions, encode};
+use crate::encode::toon::value::{Key, Tree, Value};
+use crate::encode::toon::{ToonOptions, encode};
 
 /// What a tool description says about one action: its key, description, required input fields
 /// (declaration order, never the discriminator or `_select`) and whether it is destructive.

@@ -1,7 +1,7 @@
 //! TOON tokens (SPEC §9.3): when a string is quoted, how it is escaped, how keys and numbers are
 //! written. Every function appends to a `String` and allocates nothing else.
 
-use crate::escape;
+use crate::encode::escape;
 
 /// Appends the token of a string value: bare, or quoted when one of Q1–Q9 holds.
 pub(crate) fn push_string(out: &mut String, text: &str, delimiter: u8) {

@@ -16,8 +16,7 @@ use serde::Serialize;
 use serde::ser::{self, Impossible};
 
 use super::{Delimiter, ToonError, ToonOptions, encode, quote};
-use crate::present::Model;
-use crate::select::FieldMask;
+use crate::model::{FieldMask, Model};
 
 /// Encodes a collection of models as a TOON document, byte-identical to
 /// [`encode`](super::encode)`(items, options)`.

@@ -11,7 +11,7 @@ use serde_json::ser::{CharEscape, Formatter, PrettyFormatter};
 use serde_json::{Value, json};
 
 use super::{number_str, to_string};
-use crate::escape;
+use crate::encode::escape;
 
 /// The reference: what `json::to_string` wrote before it had a serializer of its own.
 fn reference<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
@@ -24,9 +24,9 @@ fn reference<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
 }
 
 fn ours<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
-    to_string(value).map_err(|e| match e.0 {
-        super::Inner::Json(e) => e.to_string(),
-        super::Inner::Toon(e) => e.to_string(),
+    // The cause's own message, without the advice `EncodeError` adds around it.
+    to_string(value).map_err(|e| {
+        std::error::Error::source(&e).map_or_else(|| e.to_string(), ToString::to_string)
     })
 }
 

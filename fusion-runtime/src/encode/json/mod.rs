@@ -11,7 +11,7 @@
 //! model).
 //!
 //! ```
-//! use fusion_runtime::json;
+//! use fusion_runtime::testing::json;
 //! assert_eq!(json::to_string(&[1e21, 0.1 + 0.2]).unwrap(), "[\n  1e+21,\n  0.30000000000000004\n]");
 //! assert_eq!(json::to_string("</domain_rules>").unwrap(), "\"\\u003c/domain_rules>\"");
 //! ```
@@ -19,68 +19,23 @@
 use std::fmt::Write as _;
 
 use serde::Serialize;
-use serde::ser::{self, Impossible};
+use serde::ser;
 
-use crate::escape;
+use super::error::EncodeError;
+use super::escape;
+use key::Key;
+use raw::Raw;
 
-/// Why a value could not be written as JSON (or, for a presenter with the TOON format, as TOON).
-///
-/// `Serialize` values that fail: a map whose keys are not strings (or integers, booleans or
-/// finite floats, which are written as strings), or a `Serialize` impl that reports an error of
-/// its own. The message says which.
-#[derive(Debug)]
-pub struct JsonError(Inner);
-
-#[derive(Debug)]
-enum Inner {
-    Json(serde_json::Error),
-    /// A TOON data block (SPEC §9) that could not be written; only presenters with the TOON
-    /// format report it here, so that `Presentation::build` keeps one error type.
-    Toon(crate::toon::ToonError),
-}
-
-impl JsonError {
-    /// Wraps an error of `serde_json`.
-    pub(crate) fn from_serde(error: serde_json::Error) -> Self {
-        JsonError(Inner::Json(error))
-    }
-
-    /// Wraps the error of a presenter's TOON data block.
-    pub(crate) fn from_toon(error: crate::toon::ToonError) -> Self {
-        JsonError(Inner::Toon(error))
-    }
-}
-
-impl std::fmt::Display for JsonError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.0 {
-            Inner::Json(error) => write!(
-                f,
-                "the value cannot be written as JSON ({error}); use string map keys (or a list of \
-                 pairs) and make sure its `Serialize` impl succeeds"
-            ),
-            // Its own message says what to do.
-            Inner::Toon(error) => error.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for JsonError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.0 {
-            Inner::Json(error) => Some(error),
-            Inner::Toon(error) => Some(error),
-        }
-    }
-}
+mod key;
+mod raw;
 
 /// Writes `value` as a SPEC §3 JSON text (two-space indentation, no final LF).
 ///
 /// ```
-/// let text = fusion_runtime::json::to_string(&serde_json::json!({"a": 100.0, "b": [1]})).unwrap();
+/// let text = fusion_runtime::testing::json::to_string(&serde_json::json!({"a": 100.0, "b": [1]})).unwrap();
 /// assert_eq!(text, "{\n  \"a\": 100,\n  \"b\": [\n    1\n  ]\n}");
 /// ```
-pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, JsonError> {
+pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, EncodeError> {
     SCRATCH.with(|scratch| {
         // A `Serialize` impl that itself calls `to_string` finds the scratch taken.
         let Ok(mut scratch) = scratch.try_borrow_mut() else {
@@ -113,22 +68,13 @@ thread_local! {
 /// Appends `value` as a SPEC §3 JSON text to `out`.
 ///
 /// On error `out` may hold a partial text; discard it.
-pub fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), JsonError> {
-    let text = to_string(value)?;
-    out.extend_from_slice(text.as_bytes());
-    Ok(())
-}
-
-/// Appends `value` as a SPEC §3 JSON text to `out`.
-///
-/// On error `out` may hold a partial text; discard it.
-pub fn append<T: Serialize + ?Sized>(out: &mut String, value: &T) -> Result<(), JsonError> {
+fn append<T: Serialize + ?Sized>(out: &mut String, value: &T) -> Result<(), EncodeError> {
     value
         .serialize(&mut Writer { out, depth: 0 })
-        .map_err(JsonError::from_serde)
+        .map_err(EncodeError::from_serde)
 }
 
-/// The error of the serializer: `serde_json`'s, so [`JsonError`] keeps its one shape.
+/// The error of the serializer: `serde_json`'s, so [`EncodeError`] keeps its one shape.
 type Error = serde_json::Error;
 
 fn error(message: &str) -> Error {
@@ -638,383 +584,10 @@ impl ser::SerializeStruct for Struct<'_, '_> {
     }
 }
 
-/// The serializer of map keys: strings, and the scalars `serde_json` writes as strings.
-struct Key<'a, 'o>(&'a mut Writer<'o>);
-
-impl Key<'_, '_> {
-    #[expect(
-        clippy::unnecessary_wraps,
-        reason = "every caller returns it as the serializer's result"
-    )]
-    fn quoted(self, text: &str) -> Result<(), Error> {
-        let out = &mut *self.0.out;
-        out.push('"');
-        out.push_str(text);
-        out.push('"');
-        Ok(())
-    }
-
-    fn integer<I: itoa::Integer>(self, value: I) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(value))
-    }
-
-    fn float(self, value: f64) -> Result<(), Error> {
-        if !value.is_finite() {
-            return Err(error("float key must be finite (got NaN or +/-inf)"));
-        }
-        self.quoted(number_str(&mut ryu_js::Buffer::new(), value))
-    }
-}
-
-fn key_must_be_a_string() -> Error {
-    error("key must be a string")
-}
-
-impl ser::Serializer for Key<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
-
-    fn serialize_bool(self, value: bool) -> Result<(), Error> {
-        self.quoted(if value { "true" } else { "false" })
-    }
-
-    fn serialize_i8(self, value: i8) -> Result<(), Error> {
-        self.integer(value)
-    }
-
-    fn serialize_i16(self, value: i16) -> Result<(), Error> {
-        self.integer(value)
-    }
-
-    fn serialize_i32(self, value: i32) -> Result<(), Error> {
-        self.integer(value)
-    }
-
-    fn serialize_i64(self, value: i64) -> Result<(), Error> {
-        self.integer(value)
-    }
-
-    fn serialize_i128(self, value: i128) -> Result<(), Error> {
-        self.integer(value)
-    }
-
-    fn serialize_u8(self, value: u8) -> Result<(), Error> {
-        self.integer(value)
-    }
-
-    fn serialize_u16(self, value: u16) -> Result<(), Error> {
-        self.integer(value)
-    }
-
-    fn serialize_u32(self, value: u32) -> Result<(), Error> {
-        self.integer(value)
-    }
-
-    fn serialize_u64(self, value: u64) -> Result<(), Error> {
-        self.integer(value)
-    }
-
-    fn serialize_u128(self, value: u128) -> Result<(), Error> {
-        self.integer(value)
-    }
-
-    fn serialize_f32(self, value: f32) -> Result<(), Error> {
-        self.float(f64::from(value))
-    }
-
-    fn serialize_f64(self, value: f64) -> Result<(), Error> {
-        self.float(value)
-    }
-
-    fn serialize_char(self, value: char) -> Result<(), Error> {
-        self.0.string(value.encode_utf8(&mut [0; 4]));
-        Ok(())
-    }
-
-    fn serialize_str(self, value: &str) -> Result<(), Error> {
-        self.0.string(value);
-        Ok(())
-    }
-
-    fn serialize_bytes(self, _value: &[u8]) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_none(self) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
-        value.serialize(self)
-    }
-
-    fn serialize_unit(self) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<(), Error> {
-        self.0.string(variant);
-        Ok(())
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        value.serialize(self)
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<(), Error> {
-        self.0.display(value)
-    }
-}
-
-/// Takes the JSON text of a [`RAW_TOKENS`] struct's field and writes it as it is.
-struct Raw<'a>(&'a mut String);
-
-impl ser::Serializer for Raw<'_> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
-
-    fn serialize_str(self, value: &str) -> Result<(), Error> {
-        self.0.push_str(value);
-        Ok(())
-    }
-
-    fn serialize_bool(self, _value: bool) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_i8(self, _value: i8) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_i16(self, _value: i16) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_i32(self, _value: i32) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_i64(self, _value: i64) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_u8(self, _value: u8) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_u16(self, _value: u16) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_u32(self, _value: u32) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_u64(self, _value: u64) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_f32(self, _value: f32) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_f64(self, _value: f64) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_char(self, _value: char) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_bytes(self, _value: &[u8]) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_none(self) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_unit(self) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-    ) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _value: &T,
-    ) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<(), Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, Error> {
-        Err(raw_must_be_text())
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, Error> {
-        Err(raw_must_be_text())
-    }
-}
-
-fn raw_must_be_text() -> Error {
-    error("a serde_json number or raw value must hold its JSON text")
-}
-
 /// The ECMAScript text of a float (SPEC §3.6): `null` for NaN and infinities, `0` for both zeros.
 ///
 /// ```
-/// use fusion_runtime::json::number_text;
+/// use fusion_runtime::testing::json::number_text;
 /// assert_eq!(number_text(100.0), "100");
 /// assert_eq!(number_text(1e-7), "1e-7");
 /// assert_eq!(number_text(-0.0), "0");

@@ -56,10 +56,11 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
-use crate::error::{ToolError, ValidationError};
-use crate::response::ToolResponse;
-use crate::tool::{Call, DefinitionError, Tool, ToolDefinition, ToolSet, report_to_stderr};
-use crate::wrap::IntoToolResponse;
+use crate::response::{IntoToolResponse, ToolError, ToolResponse};
+use crate::tool::call::Call;
+use crate::tool::input::Tool;
+use crate::tool::tool_set::ToolSet;
+use crate::tool::{DefinitionError, ToolDefinition, ValidationError, report_to_stderr};
 
 impl From<ToolResponse> for CallToolResult {
     /// The same result: text blocks in order, `structuredContent`, and `isError` absent,
@@ -156,14 +157,11 @@ where
             let handler = handler.clone();
             let service = context.service;
             let arguments = arguments_value(context.arguments);
-            let response = match definition.parse(arguments) {
+            let response = match definition.parse_typed::<T>(arguments) {
                 Err(response) => response,
-                Ok(parsed) => match parsed.into_typed::<T>() {
-                    Err(response) => response,
-                    Ok((input, call)) => {
-                        call.respond(&report_to_stderr, || handler(service, input, &call))
-                    }
-                },
+                Ok((input, call)) => {
+                    call.respond(&report_to_stderr, || handler(service, input, &call))
+                }
             };
             Box::pin(async move { Ok(CallToolResult::from(response).into()) })
         },
@@ -205,15 +203,13 @@ where
     Ok(ToolRoute::new_dyn(
         attr,
         move |context: ToolCallContext<'_, S>| {
-            let (input, call) = match definition
-                .parse(arguments_value(context.arguments))
-                .and_then(crate::tool::ParsedCall::into_typed::<T>)
-            {
-                Ok(parts) => parts,
-                Err(response) => {
-                    return Box::pin(async move { Ok(CallToolResult::from(response).into()) });
-                }
-            };
+            let (input, call) =
+                match definition.parse_typed::<T>(arguments_value(context.arguments)) {
+                    Ok(parts) => parts,
+                    Err(response) => {
+                        return Box::pin(async move { Ok(CallToolResult::from(response).into()) });
+                    }
+                };
             // The handler is called now (the input need not be `Send`); only its future, which
             // must be, travels in the returned one. A panic here is caught like one in the future.
             let handed = call.clone();
@@ -355,7 +351,7 @@ pub fn serve_stdio_blocking(server: FusionServer) -> Result<(), ServeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ResponseBuilder;
+    use crate::response::ResponseBuilder;
 
     fn wire(result: &CallToolResult) -> String {
         let mut value = serde_json::to_value(result).unwrap_or_default();

@@ -6,30 +6,9 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use crate::response::{Suggestion, ToolResponse};
-use crate::ui::{UiBlock, Width};
-
-/// The kind of a response's data block (SPEC §2.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DataFormat {
-    /// A JSON data block (SPEC §3).
-    Json,
-    /// A TOON data block (SPEC §9).
-    Toon,
-    /// A text data block, or an error envelope.
-    Text,
-}
-
-impl DataFormat {
-    /// `json`, `toon` or `text`, as SPEC §14.2 names them.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DataFormat::Json => "json",
-            DataFormat::Toon => "toon",
-            DataFormat::Text => "text",
-        }
-    }
-}
+use super::format::Format;
+use super::lists::Suggestion;
+use super::ui::{UiBlock, Width};
 
 /// How the view recovers the data of the data block.
 #[derive(Debug, Clone)]
@@ -109,18 +88,25 @@ impl ViewValue<'_> {
 }
 
 /// A borrowed, typed view of one response (SPEC §14.2).
+///
+/// It borrows the parts of the response it views (not the response itself), so the view does
+/// not depend on the response type.
 #[derive(Clone, Copy)]
 pub struct TestingView<'a> {
-    pub(crate) response: &'a ToolResponse,
+    /// The data block's text.
+    pub(crate) block: &'a str,
+    pub(crate) data: &'a ViewData,
+    pub(crate) parts: &'a ViewParts,
+    pub(crate) structured_content: Option<&'a serde_json::Value>,
+    pub(crate) is_error: Option<bool>,
 }
 
 impl<'a> TestingView<'a> {
     /// The data: the wire value for JSON and TOON, the original text for text responses, the
     /// envelope text for errors.
     pub fn data(&self) -> ViewValue<'a> {
-        // Every response has a data block; `""` only keeps this total without a panic.
-        let block = self.response.blocks.first().map_or("", String::as_str);
-        match &self.response.view_data {
+        let block = self.block;
+        match self.data {
             ViewData::Json(cell) => ViewValue::Value(cell.get_or_init(|| parse_wire(block))),
             ViewData::Toon(value) => ViewValue::Value(value),
             ViewData::ToonJson(json, cell) => {
@@ -131,27 +117,27 @@ impl<'a> TestingView<'a> {
     }
 
     /// `json`, `toon` or `text` (`text` for errors).
-    pub fn format(&self) -> DataFormat {
-        match &self.response.view_data {
-            ViewData::Json(_) => DataFormat::Json,
-            ViewData::Toon(_) | ViewData::ToonJson(..) => DataFormat::Toon,
-            ViewData::Text(_) => DataFormat::Text,
+    pub fn format(&self) -> Format {
+        match self.data {
+            ViewData::Json(_) => Format::Json,
+            ViewData::Toon(_) | ViewData::ToonJson(..) => Format::Toon,
+            ViewData::Text(_) => Format::Text,
         }
     }
 
     /// Every UI entry on the wire, in wire order, content before SPEC §5.3.
     pub fn ui(&self) -> &'a [UiBlock] {
-        &self.response.view_parts.ui
+        &self.parts.ui
     }
 
     /// Every hint on the wire, in wire order.
     pub fn hints(&self) -> &'a [String] {
-        &self.response.view_parts.hints
+        &self.parts.hints
     }
 
     /// Every rule on the wire across all rule blocks, in wire order (children's first).
     pub fn rules(&self) -> &'a [String] {
-        let parts = &self.response.view_parts;
+        let parts = self.parts;
         parts.owned_rules.get_or_init(|| {
             parts
                 .rules
@@ -163,17 +149,17 @@ impl<'a> TestingView<'a> {
 
     /// Every suggestion on the wire across all suggestion blocks, in wire order.
     pub fn suggestions(&self) -> &'a [Suggestion] {
-        &self.response.view_parts.suggestions
+        &self.parts.suggestions
     }
 
     /// `structuredContent`, if any.
     pub fn structured_content(&self) -> Option<&'a serde_json::Value> {
-        self.response.structured_content.as_ref()
+        self.structured_content
     }
 
     /// `isError` as on the wire.
     pub fn is_error(&self) -> Option<bool> {
-        self.response.is_error
+        self.is_error
     }
 
     /// The view as a JSON value in the notation of SPEC §16.12, for snapshots and comparisons.

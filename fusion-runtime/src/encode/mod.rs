@@ -1,0 +1,17 @@
+//! Layer 2, the encoders: the text of a data block, and the escaping that keeps every text on
+//! the wire from forging a framework tag.
+//!
+//! - [`escape`]: the injection-safety rules of SPEC §5, in one place;
+//! - [`json`]: the SPEC §3 JSON writer;
+//! - [`toon`]: the SPEC §9 TOON encoder and its compile-time path for models;
+//! - [`EncodeError`] (and its TOON detail [`ToonError`]): why a value could not be written.
+//!
+//! The encoders read models only through the model layer's traits and never know about
+//! responses: they turn values into text, and the response layer makes blocks of it.
+
+mod error;
+pub mod escape;
+pub mod json;
+pub mod toon;
+
+pub use error::{EncodeError, ToonError};

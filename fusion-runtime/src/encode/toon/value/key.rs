@@ -1,0 +1,194 @@
+//! The serializer of map keys into TOON member names.
+
+use serde::Serialize;
+use serde::ser::{self, Impossible};
+
+use super::super::ToonError;
+use super::{Key, push_span};
+
+/// Turns a map key into a member name: strings, characters, integers, booleans and unit
+/// variants are accepted (as `serde_json` does); anything else is [`ToonError::KeyMustBeString`].
+pub(super) struct KeySerializer<'t> {
+    pub(super) text: &'t mut String,
+}
+
+impl KeySerializer<'_> {
+    fn text(self, name: &str) -> Key {
+        Key::Text(push_span(self.text, name))
+    }
+
+    fn integer<I: itoa::Integer>(self, v: I) -> Key {
+        self.text(itoa::Buffer::new().format(v))
+    }
+
+    fn reject(kind: &'static str) -> ToonError {
+        ToonError::KeyMustBeString { found: kind }
+    }
+}
+
+impl ser::Serializer for KeySerializer<'_> {
+    type Ok = Key;
+    type Error = ToonError;
+    type SerializeSeq = Impossible<Key, ToonError>;
+    type SerializeTuple = Impossible<Key, ToonError>;
+    type SerializeTupleStruct = Impossible<Key, ToonError>;
+    type SerializeTupleVariant = Impossible<Key, ToonError>;
+    type SerializeMap = Impossible<Key, ToonError>;
+    type SerializeStruct = Impossible<Key, ToonError>;
+    type SerializeStructVariant = Impossible<Key, ToonError>;
+
+    fn serialize_bool(self, v: bool) -> Result<Key, ToonError> {
+        Ok(Key::Static(if v { "true" } else { "false" }))
+    }
+
+    fn serialize_i8(self, v: i8) -> Result<Key, ToonError> {
+        Ok(self.integer(v))
+    }
+
+    fn serialize_i16(self, v: i16) -> Result<Key, ToonError> {
+        Ok(self.integer(v))
+    }
+
+    fn serialize_i32(self, v: i32) -> Result<Key, ToonError> {
+        Ok(self.integer(v))
+    }
+
+    fn serialize_i64(self, v: i64) -> Result<Key, ToonError> {
+        Ok(self.integer(v))
+    }
+
+    fn serialize_i128(self, v: i128) -> Result<Key, ToonError> {
+        Ok(self.integer(v))
+    }
+
+    fn serialize_u8(self, v: u8) -> Result<Key, ToonError> {
+        Ok(self.integer(v))
+    }
+
+    fn serialize_u16(self, v: u16) -> Result<Key, ToonError> {
+        Ok(self.integer(v))
+    }
+
+    fn serialize_u32(self, v: u32) -> Result<Key, ToonError> {
+        Ok(self.integer(v))
+    }
+
+    fn serialize_u64(self, v: u64) -> Result<Key, ToonError> {
+        Ok(self.integer(v))
+    }
+
+    fn serialize_u128(self, v: u128) -> Result<Key, ToonError> {
+        Ok(self.integer(v))
+    }
+
+    fn serialize_f32(self, _v: f32) -> Result<Key, ToonError> {
+        Err(Self::reject("a float"))
+    }
+
+    fn serialize_f64(self, _v: f64) -> Result<Key, ToonError> {
+        Err(Self::reject("a float"))
+    }
+
+    fn serialize_char(self, v: char) -> Result<Key, ToonError> {
+        Ok(self.text(v.encode_utf8(&mut [0; 4])))
+    }
+
+    fn serialize_str(self, v: &str) -> Result<Key, ToonError> {
+        Ok(self.text(v))
+    }
+
+    fn serialize_bytes(self, _v: &[u8]) -> Result<Key, ToonError> {
+        Err(Self::reject("bytes"))
+    }
+
+    fn serialize_none(self) -> Result<Key, ToonError> {
+        Err(Self::reject("none"))
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Key, ToonError> {
+        value.serialize(self)
+    }
+
+    fn serialize_unit(self) -> Result<Key, ToonError> {
+        Err(Self::reject("a unit"))
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<Key, ToonError> {
+        Err(Self::reject("a unit struct"))
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<Key, ToonError> {
+        Ok(Key::Static(variant))
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<Key, ToonError> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result<Key, ToonError> {
+        Err(Self::reject("an enum variant with data"))
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, ToonError> {
+        Err(Self::reject("a sequence"))
+    }
+
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, ToonError> {
+        Err(Self::reject("a tuple"))
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleStruct, ToonError> {
+        Err(Self::reject("a tuple struct"))
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, ToonError> {
+        Err(Self::reject("an enum variant with data"))
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, ToonError> {
+        Err(Self::reject("a map"))
+    }
+
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStruct, ToonError> {
+        Err(Self::reject("a struct"))
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, ToonError> {
+        Err(Self::reject("an enum variant with data"))
+    }
+}

@@ -1,0 +1,16 @@
+//! Layer 1, the model: what a presentable type is, independent of how it is written.
+//!
+//! - [`Field`] and [`Model`], the schema traits `#[derive(Presenter)]` implements;
+//! - [`FieldMask`], the members of one model that a selection keeps;
+//! - [`Selection`], the checked `_select` of a call (SPEC §7);
+//! - [`UnknownField`] and the look-ups of the generated field enum.
+//!
+//! It imports no other layer.
+
+mod field_enum;
+mod schema;
+mod selection;
+
+pub use field_enum::{NoField, UnknownField, field_named, parse_field, wire_name};
+pub use schema::{Field, FieldMask, Model};
+pub use selection::Selection;

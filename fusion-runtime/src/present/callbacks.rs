@@ -1,0 +1,218 @@
+//! The callbacks of `#[rule(call = ...)]`, `#[suggest(call = ...)]`, `#[ui(...)]` and `when = ...`:
+//! what they may take and what they may return (SPEC §6.2).
+//!
+//! A callback takes `&T`, or `&T` and the request context `&C`; the derive does not know which,
+//! and the marker types [`ValueOnly`] and [`WithContext`] let the compiler pick the one impl of
+//! [`Callback`] that fits. What a callback returns is pushed through [`IntoRules`],
+//! [`IntoSuggestions`] or [`IntoUi`]: implement one of them for a type of your own to return it
+//! from a callback.
+//!
+//! ```
+//! use fusion_runtime::Presenter;
+//!
+//! #[derive(Presenter)]
+//! #[rule(call = Self::limits)]
+//! struct Account {
+//!     credit_limit_cents: u64,
+//! }
+//!
+//! impl Account {
+//!     // `Option`, `Vec`, `String`, `&'static str` and `Cow` all implement `IntoRules`.
+//!     fn limits(&self) -> Option<String> {
+//!         (self.credit_limit_cents == 0).then(|| "This account has no credit.".to_owned())
+//!     }
+//! }
+//! ```
+
+use std::borrow::Cow;
+
+use crate::response::ui::UiBlock;
+use crate::response::{Rules, Suggestion, Suggestions};
+
+/// Marker of a callback that takes only the value (`fn(&self)`, `fn(&[Self])`).
+pub enum ValueOnly {}
+
+/// Marker of a callback that takes the value and the request context.
+pub enum WithContext {}
+
+/// A callback that takes `&T`, or `&T` and `&C`: the derive does not know the arity, the marker
+/// `M` lets the compiler pick the one impl that fits.
+#[diagnostic::on_unimplemented(
+    message = "this presenter callback does not fit: it must take `&{T}` (or `&{T}` and `&{C}`) and return `{R}`",
+    label = "expected `fn(&{T}) -> {R}` or `fn(&{T}, &{C}) -> {R}`",
+    note = "a callback that reads the context needs `#[presenter(context = YourContext)]` on the model"
+)]
+pub trait Callback<T: ?Sized, C: ?Sized, R, M> {
+    /// Calls the callback.
+    fn call(&self, value: &T, ctx: &C) -> R;
+}
+
+impl<T: ?Sized, C: ?Sized, R, F: Fn(&T) -> R> Callback<T, C, R, ValueOnly> for F {
+    #[inline]
+    fn call(&self, value: &T, _ctx: &C) -> R {
+        self(value)
+    }
+}
+
+impl<T: ?Sized, C: ?Sized, R, F: Fn(&T, &C) -> R> Callback<T, C, R, WithContext> for F {
+    #[inline]
+    fn call(&self, value: &T, ctx: &C) -> R {
+        self(value, ctx)
+    }
+}
+
+/// Calls a rule, suggestion or UI function (`call = ...`, positional UI paths).
+#[inline]
+pub fn call<T: ?Sized, C: ?Sized, R, M, F: Callback<T, C, R, M>>(f: &F, value: &T, ctx: &C) -> R {
+    f.call(value, ctx)
+}
+
+/// Calls a `when = ...` predicate.
+#[inline]
+pub fn when<T: ?Sized, C: ?Sized, M, F: Callback<T, C, bool, M>>(
+    f: &F,
+    value: &T,
+    ctx: &C,
+) -> bool {
+    f.call(value, ctx)
+}
+
+/// What a rule function may return; an absent result is dropped (SPEC §6.2).
+#[diagnostic::on_unimplemented(
+    message = "a rule function cannot return `{Self}`",
+    label = "this rule function returns `{Self}`",
+    note = "return `&'static str`, `String`, `Cow<'static, str>`, or an `Option` or `Vec` of them"
+)]
+pub trait IntoRules {
+    /// Appends the rules to `out` (duplicates are dropped by the list).
+    fn push_rules(self, out: &mut Rules);
+}
+
+impl IntoRules for &'static str {
+    #[inline]
+    fn push_rules(self, out: &mut Rules) {
+        out.push(Cow::Borrowed(self));
+    }
+}
+
+impl IntoRules for String {
+    #[inline]
+    fn push_rules(self, out: &mut Rules) {
+        out.push(Cow::Owned(self));
+    }
+}
+
+impl IntoRules for Cow<'static, str> {
+    #[inline]
+    fn push_rules(self, out: &mut Rules) {
+        out.push(self);
+    }
+}
+
+impl<T: IntoRules> IntoRules for Option<T> {
+    #[inline]
+    fn push_rules(self, out: &mut Rules) {
+        if let Some(rules) = self {
+            rules.push_rules(out);
+        }
+    }
+}
+
+impl<T: IntoRules> IntoRules for Vec<T> {
+    #[inline]
+    fn push_rules(self, out: &mut Rules) {
+        for rules in self {
+            rules.push_rules(out);
+        }
+    }
+}
+
+/// What a suggestion function may return; an absent result is dropped (SPEC §6.2).
+#[diagnostic::on_unimplemented(
+    message = "a suggestion function cannot return `{Self}`",
+    label = "this suggestion function returns `{Self}`",
+    note = "return `Suggestion`, `Option<Suggestion>` or `Vec<Suggestion>`"
+)]
+pub trait IntoSuggestions {
+    /// Appends the suggestions to `out` (duplicates are dropped by the list).
+    fn push_suggestions(self, out: &mut Suggestions);
+}
+
+impl IntoSuggestions for Suggestion {
+    #[inline]
+    fn push_suggestions(self, out: &mut Suggestions) {
+        out.push(self);
+    }
+}
+
+impl<T: IntoSuggestions> IntoSuggestions for Option<T> {
+    #[inline]
+    fn push_suggestions(self, out: &mut Suggestions) {
+        if let Some(suggestions) = self {
+            suggestions.push_suggestions(out);
+        }
+    }
+}
+
+impl<T: IntoSuggestions> IntoSuggestions for Vec<T> {
+    #[inline]
+    fn push_suggestions(self, out: &mut Suggestions) {
+        for suggestions in self {
+            suggestions.push_suggestions(out);
+        }
+    }
+}
+
+/// What a UI function may return; an absent result is dropped (SPEC §6.2).
+#[diagnostic::on_unimplemented(
+    message = "a UI function cannot return `{Self}`",
+    label = "this UI function returns `{Self}`",
+    note = "return `UiBlock`, `Option<UiBlock>` or `Vec<UiBlock>` (see `fusion_runtime::ui`)"
+)]
+pub trait IntoUi {
+    /// Appends the UI entries to `out` (UI entries are never de-duplicated).
+    fn push_ui(self, out: &mut Vec<UiBlock>);
+}
+
+impl IntoUi for UiBlock {
+    #[inline]
+    fn push_ui(self, out: &mut Vec<UiBlock>) {
+        out.push(self);
+    }
+}
+
+impl<T: IntoUi> IntoUi for Option<T> {
+    #[inline]
+    fn push_ui(self, out: &mut Vec<UiBlock>) {
+        if let Some(ui) = self {
+            ui.push_ui(out);
+        }
+    }
+}
+
+impl<T: IntoUi> IntoUi for Vec<T> {
+    #[inline]
+    fn push_ui(self, out: &mut Vec<UiBlock>) {
+        for ui in self {
+            ui.push_ui(out);
+        }
+    }
+}
+
+/// Pushes a rule function's result.
+#[inline]
+pub fn push_rules<R: IntoRules>(out: &mut Rules, rules: R) {
+    rules.push_rules(out);
+}
+
+/// Pushes a suggestion function's result.
+#[inline]
+pub fn push_suggestions<R: IntoSuggestions>(out: &mut Suggestions, suggestions: R) {
+    suggestions.push_suggestions(out);
+}
+
+/// Pushes a UI function's result.
+#[inline]
+pub fn push_ui<R: IntoUi>(out: &mut Vec<UiBlock>, ui: R) {
+    ui.push_ui(out);
+}

@@ -1,0 +1,40 @@
+//! What the code `#[derive(Presenter)]` generates calls beyond the traits: redaction, embeds,
+//! template arguments and the stub of a failed derive. Generated code reaches these through
+//! `fusion_runtime::__private`; nothing here is meant to be called by hand.
+
+use std::fmt::Display;
+
+use super::engine::{Embed, EmbedSink};
+use crate::model::FieldMask;
+
+/// The mask the plain `Serialize` impl writes with: every member, nothing allocated.
+pub static ALL_FIELDS: FieldMask = FieldMask::ALL;
+
+/// The text of the default censor (SPEC §8.1).
+pub const REDACTED: &str = "[REDACTED]";
+
+/// The censored value of an optional field: `None` stays `null` (SPEC §8.3), `Some` becomes `text`.
+#[inline]
+pub fn censor_option<T>(value: &Option<T>, text: &'static str) -> Option<&'static str> {
+    value.as_ref().map(|_| text)
+}
+
+/// A field holding a presenter, embedded: the call site is spanned at the field's type, so a type
+/// that is not a presenter is reported there.
+#[inline]
+pub fn embed<E: Embed<C> + ?Sized, C: ?Sized>(value: &E, ctx: &C, sink: &mut EmbedSink<'_>) {
+    value.embed_into(ctx, sink);
+}
+
+/// A template argument: the call is spanned at the template, so a field that is not `Display` is
+/// reported there (and only there: the result always satisfies `format!`).
+#[inline]
+pub fn display<T: Display>(value: &T) -> &dyn Display {
+    value
+}
+
+/// The body of a stub `Serialize` impl: a model whose derive failed never reaches run time, but
+/// the impl must still type-check.
+pub fn stub_serialize<S: serde::Serializer>(serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_unit()
+}

@@ -1,0 +1,36 @@
+//! Layer 4, presentation: presenters and the engine that turns a value or a collection into a
+//! response (SPEC §6–§8), and the public namespace of what presenting needs besides the derive.
+//!
+//! - `engine`: the [`Presenter`](crate::Presenter) and [`Embed`] traits, the [`EmbedSink`], and
+//!   the [`Presentation`] that [`present`] and [`present_all`] start;
+//! - `callbacks`: what `call = ...` and `when = ...` functions may take and return
+//!   ([`IntoRules`], [`IntoSuggestions`], [`IntoUi`]);
+//! - `expansion`: the helpers generated code calls (through `__private`).
+//!
+//! This module also re-exports the names of the lower layers a presenter written or used by hand
+//! needs: the schema traits [`Model`] and [`Field`], the [`FieldMask`], the data block
+//! [`Format`], and the rule and suggestion lists.
+//!
+//! ```
+//! use fusion_runtime::Presenter;
+//! use fusion_runtime::present::{self, Format};
+//!
+//! #[derive(Presenter)]
+//! struct Invoice {
+//!     id: String,
+//! }
+//!
+//! let invoice = Invoice { id: "INV-1".into() };
+//! let response = present::present(&invoice).format(Format::Toon).build().unwrap();
+//! assert_eq!(response.blocks(), ["id: INV-1"]);
+//! ```
+
+pub(crate) mod callbacks;
+pub(crate) mod engine;
+pub(crate) mod expansion;
+
+pub use callbacks::{IntoRules, IntoSuggestions, IntoUi};
+pub use engine::{Embed, EmbedSink, Present, Presentation, present, present_all};
+
+pub use crate::model::{Field, FieldMask, Model, UnknownField};
+pub use crate::response::{Format, Rules, Suggestions};

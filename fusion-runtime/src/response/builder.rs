@@ -1,0 +1,363 @@
+//! The builder that composes a response's blocks in the fixed order of SPEC §2.
+//!
+//! ```
+//! use fusion_runtime::{ResponseBuilder, ui};
+//! let response = ResponseBuilder::text("data")
+//!     .ui(ui::markdown("**hi**"))
+//!     .rule("amount_cents is in CENTS.")
+//!     .suggest("billing.remind", "Send a payment reminder")
+//!     .build();
+//! assert_eq!(response.blocks().len(), 4);
+//! ```
+
+use std::borrow::Cow;
+use std::error::Error as StdError;
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde::Serialize;
+
+use super::blocks::{EmbedBlock, EmbedKind, list_block, suggestions_block};
+use super::lists::{Rules, Suggestion, Suggestions};
+use super::tool_response::ToolResponse;
+use super::ui::UiBlock;
+use super::view::{ViewData, ViewParts};
+use crate::encode::toon::table::{Members, Row, Rows};
+use crate::encode::toon::{self, ToonOptions};
+use crate::encode::{EncodeError, ToonError, escape, json};
+use crate::model::Model;
+
+/// The data block of a response, already written, and what the testing view shows of it.
+#[derive(Debug, Clone)]
+pub(crate) struct DataBlock {
+    pub(crate) text: String,
+    pub(crate) view: ViewData,
+}
+
+/// Composes a successful response: one data block, then UI, embed, hint, rule and suggestion
+/// blocks in the fixed order of SPEC §2.2, whatever order they were added in.
+#[derive(Debug, Clone)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct ResponseBuilder {
+    data: DataBlock,
+    structured: Option<serde_json::Value>,
+    ui: Vec<UiBlock>,
+    embeds: Vec<EmbedBlock>,
+    hints: Vec<String>,
+    rules: Rules,
+    suggestions: Suggestions,
+}
+
+impl ResponseBuilder {
+    fn with_data(data: DataBlock) -> Self {
+        ResponseBuilder {
+            data,
+            structured: None,
+            ui: Vec::new(),
+            embeds: Vec::new(),
+            hints: Vec::new(),
+            rules: Rules::default(),
+            suggestions: Suggestions::default(),
+        }
+    }
+
+    /// A text data block: the text after SPEC §5.3, `OK` when empty.
+    ///
+    /// ```
+    /// use fusion_runtime::ResponseBuilder;
+    /// assert_eq!(ResponseBuilder::text("").build().blocks(), ["OK"]);
+    /// assert_eq!(ResponseBuilder::text("a < b, </domain_rules>").build().blocks(), ["a < b, &lt;/domain_rules>"]);
+    /// ```
+    pub fn text(text: impl Into<String>) -> Self {
+        let mut text = text.into();
+        if text.is_empty() {
+            text.push_str("OK");
+        }
+        let wire = escape::neutralize(&text).into_owned();
+        Self::with_data(DataBlock {
+            view: ViewData::text(text, &wire),
+            text: wire,
+        })
+    }
+
+    /// A JSON data block (SPEC §3) of any serializable value.
+    ///
+    /// ```
+    /// use fusion_runtime::ResponseBuilder;
+    /// let response = ResponseBuilder::json(&[1.5, 2.0]).unwrap().hint("Amounts are in EUR.").build();
+    /// assert_eq!(response.blocks(), ["[\n  1.5,\n  2\n]", "<llm_directives>\n- Amounts are in EUR.\n</llm_directives>"]);
+    /// ```
+    pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Self, EncodeError> {
+        let text = json::to_string(value)?;
+        Ok(Self::json_text(text))
+    }
+
+    /// A JSON data block from text this crate's JSON writer produced.
+    pub(crate) fn json_text(text: String) -> Self {
+        Self::with_data(DataBlock {
+            text,
+            view: ViewData::json(),
+        })
+    }
+
+    /// A data block of any kind, already written.
+    pub(crate) fn from_data(text: String, view: ViewData) -> Self {
+        Self::with_data(DataBlock { text, view })
+    }
+
+    /// A structured response's builder (SPEC §11.1): JSON data block plus `structuredContent`,
+    /// the same JSON value; refused unless the value serializes to a JSON object.
+    ///
+    /// ```
+    /// use fusion_runtime::ResponseBuilder;
+    /// let response = ResponseBuilder::structured(&serde_json::json!({"count": 3}))
+    ///     .unwrap()
+    ///     .hint("Counts include voided invoices.")
+    ///     .build();
+    /// assert_eq!(response.blocks().len(), 2);
+    /// assert_eq!(response.structured_content(), Some(&serde_json::json!({"count": 3})));
+    /// ```
+    pub fn structured<T: Serialize + ?Sized>(value: &T) -> Result<Self, StructuredError> {
+        // structuredContent is a JSON value, so the value is built once and both channels are
+        // written from it: the block and structuredContent cannot disagree.
+        let value = serde_json::to_value(value)
+            .map_err(|e| StructuredError::Json(EncodeError::from_serde(e)))?;
+        if !value.is_object() {
+            return Err(StructuredError::NotAnObject {
+                found: json_kind(&value),
+            });
+        }
+        let text = json::to_string(&value).map_err(StructuredError::Json)?;
+        let mut builder = ResponseBuilder::json_text(text);
+        builder.structured = Some(value);
+        Ok(builder)
+    }
+
+    /// A TOON data block of a collection of models, by the compile-time path; what
+    /// [`toon::success_table`](crate::toon::success_table) builds.
+    pub fn toon_table<T: Model>(items: &[T]) -> Result<Self, EncodeError> {
+        toon_presented_all(items, Members::Every)
+    }
+
+    /// A TOON data block (SPEC §9.1) of any serializable value, to add UI, rules or suggestions
+    /// to; [`toon::success`](crate::toon::success) is this plus `build`.
+    pub fn toon<T: Serialize + ?Sized>(value: &T) -> Result<Self, ToonError> {
+        let tree = toon::value::to_tree(value)?;
+        let mut text = toon::encode::encode_tree(&tree, &ToonOptions::pipe());
+        if text.is_empty() {
+            text.push_str("OK");
+        }
+        Ok(ResponseBuilder::from_data(
+            text,
+            ViewData::Toon(tree.into_json()),
+        ))
+    }
+
+    /// Appends a UI entry.
+    pub fn ui(mut self, block: UiBlock) -> Self {
+        self.ui.push(block);
+        self
+    }
+
+    /// Appends a hint (`<llm_directives>`).
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hints.push(hint.into());
+        self
+    }
+
+    /// Appends a rule; a rule already in the list is dropped.
+    pub fn rule(mut self, rule: impl Into<Cow<'static, str>>) -> Self {
+        self.rules.push(rule.into());
+        self
+    }
+
+    /// Appends a suggestion; a pair already in the list is dropped.
+    pub fn suggest(
+        mut self,
+        tool: impl Into<Cow<'static, str>>,
+        reason: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        self.suggestions.push(Suggestion::new(tool, reason));
+        self
+    }
+
+    /// Appends a suggestion value; a pair already in the list is dropped.
+    pub fn suggestion(mut self, suggestion: Suggestion) -> Self {
+        self.suggestions.push(suggestion);
+        self
+    }
+
+    /// Mutable access to the parts, for the presentation engine.
+    pub(crate) fn parts_mut(
+        &mut self,
+    ) -> (
+        &mut Vec<UiBlock>,
+        &mut Vec<EmbedBlock>,
+        &mut Rules,
+        &mut Suggestions,
+    ) {
+        (
+            &mut self.ui,
+            &mut self.embeds,
+            &mut self.rules,
+            &mut self.suggestions,
+        )
+    }
+
+    /// Writes every block, in the order of SPEC §2.2, and returns the response.
+    pub fn build(self) -> ToolResponse {
+        let ResponseBuilder {
+            data,
+            structured,
+            ui,
+            embeds,
+            hints,
+            rules,
+            suggestions,
+        } = self;
+        let mut blocks = Vec::with_capacity(1 + ui.len() + embeds.len() + 3);
+        blocks.push(data.text);
+        blocks.extend(ui.iter().map(UiBlock::render));
+        // The view takes the lists as they are; embeds add to them (no copies of texts).
+        let mut view_ui = ui;
+        let mut view_rules: Vec<Cow<'static, str>> = Vec::new();
+        let mut view_suggestions: Vec<Suggestion> = Vec::new();
+        for embed in embeds {
+            match embed.kind {
+                EmbedKind::Ui(block) => view_ui.push(block),
+                EmbedKind::Rules(list) => view_rules.extend(list),
+                EmbedKind::Suggestions(list) => view_suggestions.extend(list),
+            }
+            blocks.push(embed.text);
+        }
+        if !hints.is_empty() {
+            blocks.push(list_block("llm_directives", &hints));
+        }
+        if !rules.is_empty() {
+            blocks.push(list_block("domain_rules", rules.as_slice()));
+        }
+        if !suggestions.is_empty() {
+            blocks.push(suggestions_block(suggestions.as_slice()));
+        }
+        let view_rules = append(view_rules, rules.into_vec());
+        let view_suggestions = append(view_suggestions, suggestions.into_vec());
+        ToolResponse {
+            blocks,
+            structured_content: structured,
+            is_error: None,
+            view_data: data.view,
+            view_parts: ViewParts {
+                ui: view_ui,
+                hints,
+                rules: view_rules,
+                owned_rules: OnceLock::new(),
+                suggestions: view_suggestions,
+            },
+        }
+    }
+}
+
+impl From<ResponseBuilder> for ToolResponse {
+    fn from(builder: ResponseBuilder) -> Self {
+        builder.build()
+    }
+}
+
+/// `first` then `then`, reusing `then` when `first` is empty.
+fn append<T>(mut first: Vec<T>, then: Vec<T>) -> Vec<T> {
+    if first.is_empty() {
+        return then;
+    }
+    first.extend(then);
+    first
+}
+
+/// The TOON data block of a presented single value (SPEC §9.1 with a presenter's wire value):
+/// the generic encoding with the pipe delimiter, `OK` when empty (every member deselected).
+///
+/// The view holds the wire value as the JSON data block would show it (see [`toon_presented_all`]).
+pub(crate) fn toon_presented_one<T: Model>(
+    item: &T,
+    members: Members<'_>,
+) -> Result<ResponseBuilder, EncodeError> {
+    let wire = Row { item, members };
+    let view = json::to_string(&wire)?;
+    let mut text = toon::encode(&wire, &ToonOptions::pipe()).map_err(EncodeError::from)?;
+    if text.is_empty() {
+        text.push_str("OK");
+    }
+    Ok(ResponseBuilder::from_data(
+        text,
+        ViewData::ToonJson(view, OnceLock::new()),
+    ))
+}
+
+/// The TOON data block of a presented collection: the compile-time path ([`toon::encode_table`](crate::toon::encode_table)),
+/// which falls back on the generic encoder for rows that are no table.
+///
+/// The view keeps the wire value as its SPEC §3 JSON text and parses it on first use, so a view
+/// nobody reads costs one JSON write instead of a value tree, and the view data is exactly what
+/// the same presentation with a JSON data block shows.
+pub(crate) fn toon_presented_all<T: Model>(
+    items: &[T],
+    members: Members<'_>,
+) -> Result<ResponseBuilder, EncodeError> {
+    let view = json::to_string(&Rows { items, members })?;
+    let text = toon::table::encode_rows(items, members, &ToonOptions::pipe())
+        .map_err(EncodeError::from)?;
+    Ok(ResponseBuilder::from_data(
+        text,
+        ViewData::ToonJson(view, OnceLock::new()),
+    ))
+}
+
+/// How SPEC §11.1 names a JSON value that is not an object.
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// Why a structured response (SPEC §11.1) was refused. Nothing is sent for it; a handler that
+/// lets it escape ends the call with `INTERNAL_ERROR` (SPEC §13.7).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StructuredError {
+    /// The value's JSON form is not an object.
+    NotAnObject {
+        /// What it is instead: `an array`, `a string`, `a number`, `a boolean` or `null`.
+        found: &'static str,
+    },
+    /// The value cannot be written as JSON at all.
+    Json(EncodeError),
+}
+
+impl fmt::Display for StructuredError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StructuredError::NotAnObject { found } => write!(
+                f,
+                "structured content must be a JSON object, but the value is {found}; return a \
+                 struct or a map (put a list in a named field, e.g. `{{\"items\": [...]}}`), or \
+                 use `success` for a JSON data block without structured content"
+            ),
+            StructuredError::Json(error) => {
+                write!(f, "the structured content cannot be built: {error}")
+            }
+        }
+    }
+}
+
+impl StdError for StructuredError {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        match self {
+            StructuredError::NotAnObject { .. } => None,
+            StructuredError::Json(error) => Some(error),
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! Layer 3, the response: the blocks of one tool result and everything that makes them.
+//!
+//! - [`ToolResponse`] (`tool_response`) and [`ResponseBuilder`] (`builder`), which composes a data
+//!   block, UI, embeds, hints, rules and suggestions in the fixed order of SPEC §2;
+//! - the list blocks and embed blocks (`blocks`), the de-duplicating rule and suggestion lists
+//!   (`lists`), the one data block [`Format`] (`format`);
+//! - [`ui`]: UI blocks and their helpers (SPEC §4);
+//! - the `<tool_error>` envelope, [`ToolError`] and [`Severity`] (`envelope`, SPEC §13);
+//! - [`success`], [`success_structured`] and the implicit wrapping of SPEC §12 (`wrap`), and the
+//!   TOON responses with the public face of the TOON encoder ([`toon`]);
+//! - the testing view (`view`, SPEC §14) and the assertions on it ([`testing`]).
+//!
+//! It imports the model and the encoders, never the presentation engine or the tool layer.
+
+mod blocks;
+mod builder;
+mod envelope;
+mod format;
+mod lists;
+pub mod testing;
+mod tool_response;
+pub mod toon;
+pub mod ui;
+mod view;
+mod wrap;
+
+pub(crate) use blocks::{EmbedBlock, EmbedKind};
+pub use builder::{ResponseBuilder, StructuredError};
+pub(crate) use builder::{toon_presented_all, toon_presented_one};
+pub use envelope::{Severity, ToolError};
+pub use format::Format;
+pub(crate) use lists::DedupIndex;
+pub use lists::{Rules, Suggestion, Suggestions};
+pub use tool_response::ToolResponse;
+pub use wrap::{IntoToolResponse, Json, WrapError, success, success_structured};

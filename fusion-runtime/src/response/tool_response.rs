@@ -1,0 +1,120 @@
+//! The tool response (SPEC §1): what a call answers with, and how it serializes.
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeStruct};
+
+use super::view::{TestingView, ViewData, ViewParts};
+
+/// One MCP tool result: ordered text blocks, optional `structuredContent`, the three-state
+/// `isError`, and a testing view that is never serialized (SPEC §1, §14).
+///
+/// It serializes exactly as an MCP `CallToolResult`: members `content`, `structuredContent` (only
+/// when present) and `isError` (only when set), each block `{"type":"text","text":...}`.
+///
+/// ```
+/// use fusion_runtime::ResponseBuilder;
+/// let response = ResponseBuilder::text("hello world").build();
+/// assert_eq!(response.to_json(), r#"{"content":[{"type":"text","text":"hello world"}]}"#);
+/// ```
+#[derive(Clone)]
+pub struct ToolResponse {
+    pub(crate) blocks: Vec<String>,
+    pub(crate) structured_content: Option<serde_json::Value>,
+    pub(crate) is_error: Option<bool>,
+    pub(crate) view_data: ViewData,
+    pub(crate) view_parts: ViewParts,
+}
+
+impl ToolResponse {
+    /// An error response of one block (SPEC §1.3).
+    pub(crate) fn error_block(text: String, is_error: bool) -> Self {
+        ToolResponse {
+            blocks: vec![text],
+            structured_content: None,
+            is_error: Some(is_error),
+            view_data: ViewData::Text(None),
+            view_parts: ViewParts::default(),
+        }
+    }
+
+    /// The block texts, in wire order.
+    pub fn blocks(&self) -> &[String] {
+        &self.blocks
+    }
+
+    /// The block texts joined by LF (what SPEC §5.10's properties read).
+    pub fn text(&self) -> String {
+        self.blocks.join("\n")
+    }
+
+    /// `structuredContent`, if the response carries it.
+    pub fn structured_content(&self) -> Option<&serde_json::Value> {
+        self.structured_content.as_ref()
+    }
+
+    /// `isError`: absent (`None`), `Some(true)` or `Some(false)`.
+    pub fn is_error(&self) -> Option<bool> {
+        self.is_error
+    }
+
+    /// The typed testing view (SPEC §14).
+    pub fn view(&self) -> TestingView<'_> {
+        TestingView {
+            // Every response has a data block; `""` only keeps this total without a panic.
+            block: self.blocks.first().map_or("", String::as_str),
+            data: &self.view_data,
+            parts: &self.view_parts,
+            structured_content: self.structured_content.as_ref(),
+            is_error: self.is_error,
+        }
+    }
+
+    /// The `CallToolResult` as compact JSON.
+    pub fn to_json(&self) -> String {
+        // A CallToolResult holds only strings, booleans and a JSON object: it always serializes.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Debug for ToolResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Shows exactly the wire: the view holds nothing the blocks do not.
+        f.debug_struct("ToolResponse")
+            .field("blocks", &self.blocks)
+            .field("structured_content", &self.structured_content)
+            .field("is_error", &self.is_error)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Serialize for ToolResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Content<'a>(&'a [String]);
+        struct TextBlock<'a>(&'a str);
+        impl Serialize for Content<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq(self.0.iter().map(|t| TextBlock(t)))
+            }
+        }
+        impl Serialize for TextBlock<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("type", "text")?;
+                map.serialize_entry("text", self.0)?;
+                map.end()
+            }
+        }
+        let len = 1
+            + usize::from(self.structured_content.is_some())
+            + usize::from(self.is_error.is_some());
+        let mut result = serializer.serialize_struct("CallToolResult", len)?;
+        result.serialize_field("content", &Content(&self.blocks))?;
+        if let Some(structured) = &self.structured_content {
+            result.serialize_field("structuredContent", structured)?;
+        }
+        if let Some(is_error) = self.is_error {
+            result.serialize_field("isError", &is_error)?;
+        }
+        result.end()
+    }
+}

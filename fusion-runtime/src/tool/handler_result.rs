@@ -1,0 +1,61 @@
+//! The implicit wrapping (SPEC §12) of what needs the tool layer: a `ValidationError`, and a
+//! handler's `Result`, whose error may be a `ToolError` or a `ValidationError` envelope.
+
+use std::error::Error as StdError;
+
+use super::validation_error::ValidationError;
+use crate::response::{IntoToolResponse, ToolError, ToolResponse, WrapError};
+
+impl IntoToolResponse for ValidationError {
+    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
+        Ok(self.into_response())
+    }
+}
+
+/// `Ok(v)` wraps `v`. `Err(e)`: a [`ToolError`] or [`ValidationError`] becomes its envelope (a
+/// response built by the toolkit); any other error is a failure, [`WrapError::Handler`].
+impl<T, E> IntoToolResponse for Result<T, E>
+where
+    T: IntoToolResponse,
+    E: Into<Box<dyn StdError + Send + Sync + 'static>>,
+{
+    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
+        match self {
+            Ok(value) => value.into_tool_response(),
+            Err(error) => {
+                let error: Box<dyn StdError + Send + Sync> = error.into();
+                let error = match error.downcast::<ToolError>() {
+                    Ok(tool_error) => return Ok(tool_error.into_response()),
+                    Err(other) => other,
+                };
+                match error.downcast::<ValidationError>() {
+                    Ok(validation) => Ok(validation.into_response()),
+                    Err(other) => Err(WrapError::Handler(other)),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_of_the_handler() {
+        let failed: Result<String, std::io::Error> = Err(std::io::Error::other("disk"));
+        let Err(WrapError::Handler(error)) = failed.into_tool_response() else {
+            panic!("an io error is a failure");
+        };
+        assert_eq!(error.to_string(), "disk");
+
+        let tool: Result<(), ToolError> = Err(ToolError::not_found("no such invoice"));
+        let response = tool.into_tool_response().unwrap();
+        assert_eq!(response.is_error(), Some(true));
+        assert!(response.blocks()[0].starts_with("<tool_error code=\"NOT_FOUND\""));
+
+        let boxed: Result<(), Box<dyn StdError + Send + Sync>> =
+            Err(Box::new(ToolError::warning("DEPRECATED", "Use v2")));
+        assert_eq!(boxed.into_tool_response().unwrap().is_error(), Some(false));
+    }
+}
