@@ -20,6 +20,11 @@
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 
 pub mod description;
+// TEMPORARY (branch `tokens`): the lead wires `tokens` into the `encode` layer module.
+pub mod encode {
+    //! Encoding a response for a model: token counts.
+    pub mod tokens;
+}
 pub mod error;
 pub mod escape;
 pub mod json;
