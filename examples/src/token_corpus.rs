@@ -5,6 +5,7 @@
 //! Used by the `token_calibration` binary (the table of PERFORMANCE.md) and the
 //! `token_calibration` test (every item within the estimate's bounds).
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use fusion_runtime::encode::tokens::{self, TokenCounter};
@@ -64,9 +65,19 @@ fn billing_data(
     for chunk in invoices.chunks(10) {
         let name = format!("{}..{}", chunk[0].id, chunk[chunk.len() - 1].id);
         let json = Invoice::present_all(chunk).build()?;
-        push(items, "billing JSON", format!("list {name}"), first_block(&json));
+        push(
+            items,
+            "billing JSON",
+            format!("list {name}"),
+            first_block(&json),
+        );
         let toon = Invoice::present_all(chunk).format(Format::Toon).build()?;
-        push(items, "billing TOON", format!("list {name}"), first_block(&toon));
+        push(
+            items,
+            "billing TOON",
+            format!("list {name}"),
+            first_block(&toon),
+        );
         let rows: Vec<InvoiceRow> = chunk.iter().map(InvoiceRow::from).collect();
         let table = toon::encode_table(&rows, &ToonOptions::pipe())?;
         push(items, "billing TOON", format!("rows {name}"), table);
@@ -103,7 +114,12 @@ fn billing_responses(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Er
     for arguments in calls {
         let name = arguments.to_string();
         let response = tools.call("billing", Some(arguments));
-        push(items, "billing response", name, response.blocks().join("\n"));
+        push(
+            items,
+            "billing response",
+            name,
+            response.blocks().join("\n"),
+        );
     }
     Ok(())
 }
@@ -133,8 +149,12 @@ fn rules(invoices: &[Invoice], items: &mut Vec<Item>) -> Result<(), Box<dyn std:
             block.push('\n');
         }
         block.push_str("</domain_rules>\n<action_suggestions>\n");
-        for tool in ["billing.remind", "billing.void_invoice", "billing.list_invoices"] {
-            block.push_str(&format!("- {tool}: {}\n", PROSE_RULES[random.below(8)]));
+        for tool in [
+            "billing.remind",
+            "billing.void_invoice",
+            "billing.list_invoices",
+        ] {
+            let _ = writeln!(block, "- {tool}: {}", PROSE_RULES[random.below(8)]);
         }
         block.push_str("</action_suggestions>");
         push(items, "rules", format!("{size} prose rules"), block);
@@ -156,18 +176,24 @@ fn ui_blocks(invoices: &[Invoice], items: &mut Vec<Item>) {
         }))
         .title("Amounts")
         .width(fusion_runtime::Width::Full);
-        push(items, "UI blocks", format!("echarts bar {}", ids[0]), chart.render());
+        push(
+            items,
+            "UI blocks",
+            format!("echarts bar {}", ids[0]),
+            chart.render(),
+        );
 
         let mut graph = String::from("flowchart LR\n");
         for invoice in chunk {
-            graph.push_str(&format!(
-                "    {}[\"{} ({})\"] --> {}{{{}}}\n",
+            let _ = writeln!(
+                graph,
+                "    {}[\"{} ({})\"] --> {}{{{}}}",
                 invoice.id.replace('-', "_"),
                 invoice.id,
                 invoice.customer.name.replace('"', "'"),
                 invoice.status.as_str(),
                 invoice.status.as_str()
-            ));
+            );
         }
         push(
             items,
@@ -204,7 +230,12 @@ fn ui_blocks(invoices: &[Invoice], items: &mut Vec<Item>) {
                 i.due_at
             )
         }));
-        push(items, "UI blocks", format!("list {}", ids[0]), list.render());
+        push(
+            items,
+            "UI blocks",
+            format!("list {}", ids[0]),
+            list.render(),
+        );
     }
 }
 
@@ -221,13 +252,22 @@ fn euros(cents: u64) -> f64 {
 fn envelopes(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
     let tools = tools(Arc::new(BillingApp::new(Store::load()?)))?;
     let bad_calls = [
-        ("billing", json!({"action": "get_invoice", "id": "INV-9999"})),
+        (
+            "billing",
+            json!({"action": "get_invoice", "id": "INV-9999"}),
+        ),
         ("billing", json!({"action": "remind", "id": "INV-0001"})),
         ("billing", json!({"action": "refund", "id": "INV-0001"})),
         ("billing", json!({"id": "INV-0001"})),
         ("billing", json!({"action": "get_invoice"})),
-        ("billing", json!({"action": "list_invoices", "status": "late", "limit": "ten"})),
-        ("billing", json!({"action": "get_invoice", "id": "INV-0001", "_select": ["id", "nope"]})),
+        (
+            "billing",
+            json!({"action": "list_invoices", "status": "late", "limit": "ten"}),
+        ),
+        (
+            "billing",
+            json!({"action": "get_invoice", "id": "INV-0001", "_select": ["id", "nope"]}),
+        ),
         ("invoice_stats", json!({"status": 3})),
         ("no_such_tool", json!({})),
     ];
@@ -249,7 +289,12 @@ fn envelopes(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
         texts.push(error.render());
     }
     for (i, group) in texts.chunks(3).enumerate() {
-        push(items, "tool_error", format!("envelopes {i}"), group.join("\n"));
+        push(
+            items,
+            "tool_error",
+            format!("envelopes {i}"),
+            group.join("\n"),
+        );
     }
     Ok(())
 }
@@ -300,10 +345,16 @@ fn wide_row(index: usize, random: &mut Random) -> Value {
         row.insert(field.into(), json!(random.below(2) == 1));
     }
     row.insert("parentId".into(), Value::Null);
-    row.insert("email".into(), json!(format!("{}@example.com", random.words(1))));
+    row.insert(
+        "email".into(),
+        json!(format!("{}@example.com", random.words(1))),
+    );
     row.insert(
         "url".into(),
-        json!(format!("https://shop.example.com/orders/{index}?ref={}", random.hex(8))),
+        json!(format!(
+            "https://shop.example.com/orders/{index}?ref={}",
+            random.hex(8)
+        )),
     );
     let currency = ["EUR", "USD", "JPY", "GBP"][random.below(4)];
     row.insert("currency".into(), json!(currency));
@@ -333,7 +384,12 @@ fn non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
                 block.push('\n');
             }
             block.push_str("</domain_rules>");
-            push(items, "non-ASCII", format!("{language} rules x{size}"), block);
+            push(
+                items,
+                "non-ASCII",
+                format!("{language} rules x{size}"),
+                block,
+            );
         }
         let rows: Vec<Value> = (0..15)
             .map(|i| {
@@ -430,10 +486,36 @@ impl Random {
 const STATUSES: [&str; 3] = ["paid", "pending", "overdue"];
 
 const WORDS: &[&str] = &[
-    "invoice", "shipment", "customer", "warehouse", "express", "standard", "refund", "priority",
-    "quarterly", "subscription", "hardware", "consulting", "onboarding", "renewal", "discount",
-    "north", "south", "enterprise", "startup", "reseller", "backorder", "fragile", "bulk",
-    "sample", "premium", "legacy", "migration", "audit", "compliance", "analytics",
+    "invoice",
+    "shipment",
+    "customer",
+    "warehouse",
+    "express",
+    "standard",
+    "refund",
+    "priority",
+    "quarterly",
+    "subscription",
+    "hardware",
+    "consulting",
+    "onboarding",
+    "renewal",
+    "discount",
+    "north",
+    "south",
+    "enterprise",
+    "startup",
+    "reseller",
+    "backorder",
+    "fragile",
+    "bulk",
+    "sample",
+    "premium",
+    "legacy",
+    "migration",
+    "audit",
+    "compliance",
+    "analytics",
 ];
 
 const PROSE_RULES: &[&str] = &[
@@ -530,10 +612,7 @@ pub struct Measured {
 
 impl Measured {
     /// Estimate / exact.
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "token counts far below 2^52"
-    )]
+    #[allow(clippy::cast_precision_loss, reason = "token counts far below 2^52")]
     pub fn ratio(&self) -> f64 {
         self.estimate as f64 / self.exact.max(1) as f64
     }
@@ -583,15 +662,16 @@ pub fn table(measured: &[Measured]) -> String {
         ratios.sort_by(f64::total_cmp);
         let exact: usize = group.iter().map(|m| m.exact).sum();
         let estimate: usize = group.iter().map(|m| m.estimate).sum();
-        out.push_str(&format!(
-            "| {name} | {} | {:.3} | {:.3} | {:.3} | {} | {} |\n",
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {:.3} | {:.3} | {:.3} | {} | {} |",
             group.len(),
             ratios[0],
             ratios[ratios.len() / 2],
             ratios[ratios.len() - 1],
             thousands(exact),
             thousands(estimate),
-        ));
+        );
     };
     for category in &categories {
         row(
@@ -618,7 +698,7 @@ pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);

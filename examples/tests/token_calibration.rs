@@ -10,10 +10,8 @@ use fusion_runtime::encode::tokens::ExactCounter;
 #[test]
 fn every_sized_corpus_item_is_within_the_bounds() {
     let exact = ExactCounter::o200k().expect("the o200k_base vocabulary loads");
-    let measured = token_corpus::measure(
-        token_corpus::corpus().expect("the corpus builds"),
-        &exact,
-    );
+    let measured =
+        token_corpus::measure(token_corpus::corpus().expect("the corpus builds"), &exact);
     let sized = measured.iter().filter(|m| m.is_sized()).count();
     assert!(
         sized >= 100,

@@ -64,7 +64,7 @@ proptest! {
     }
 
     #[test]
-    fn parts_add_up_to_at_least_the_whole_and_at_most_two_more(
+    fn parts_add_up_to_at_least_the_whole_and_at_most_three_more(
         text in text(),
         at in 0.0..1.0f64,
     ) {
@@ -72,7 +72,7 @@ proptest! {
         let whole = estimate(&text);
         let parts = estimate(head) + estimate(tail);
         prop_assert!(parts >= whole, "{head:?} + {tail:?}: {parts} < {whole}");
-        prop_assert!(parts <= whole + 2, "{head:?} + {tail:?}: {parts} > {whole} + 2");
+        prop_assert!(parts <= whole + 3, "{head:?} + {tail:?}: {parts} > {whole} + 3");
     }
 }
 
