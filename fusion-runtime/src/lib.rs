@@ -16,6 +16,7 @@
 //! | [`ui`] | UI blocks and their helpers (SPEC §4) |
 //! | [`present`](mod@present) | presenting by hand: `Presentation`, `Model`, `Format`, callback traits (SPEC §6–§8) |
 //! | [`tool`] | tool definitions, specs, `<validation_error>` and descriptions (SPEC §7, §10–§13) |
+//! | [`tokens`] | token counts: the fast estimate and the exact counter (feature `exact-tokens`) |
 //! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
 //! | [`testing`] | the testing view and assertions on it (SPEC §14) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
@@ -34,6 +35,7 @@ pub mod tool;
 pub mod __private;
 
 pub use encode::EncodeError;
+pub use encode::tokens;
 pub use model::Selection;
 pub use present::engine::Presenter;
 pub use response::{

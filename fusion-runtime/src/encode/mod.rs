@@ -3,6 +3,7 @@
 //!
 //! - [`escape`]: the injection-safety rules of SPEC §5, in one place;
 //! - [`json`]: the SPEC §3 JSON writer;
+//! - [`tokens`]: token counts of response text (an estimate, and the exact count behind a feature);
 //! - [`toon`]: the SPEC §9 TOON encoder and its compile-time path for models;
 //! - [`EncodeError`] (and its TOON detail [`ToonError`]): why a value could not be written.
 //!
@@ -12,6 +13,7 @@
 mod error;
 pub mod escape;
 pub mod json;
+pub mod tokens;
 pub mod toon;
 
 pub use error::{EncodeError, ToonError};

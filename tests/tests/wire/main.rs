@@ -2,6 +2,7 @@
 //! and the TOON encoder (SPEC §9–§10), each checked against the SPEC vectors and properties.
 //! One test binary for the layer, so the tests link once.
 
+mod token_estimate;
 mod toon_descriptions;
 mod toon_fixtures;
 mod toon_properties;

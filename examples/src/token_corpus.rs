@@ -1,0 +1,708 @@
+//! The corpus the token estimate is calibrated on (`fusion_runtime::tokens`): what the
+//! billing tools answer, plus synthetic wide rows and texts, in the categories a response is made
+//! of. Deterministic: the same items on every run.
+//!
+//! Used by the `token_calibration` binary (the table of PERFORMANCE.md) and the
+//! `token_calibration` test (every item within the estimate's bounds).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use fusion_runtime::present::Format;
+use fusion_runtime::tokens::{self, TokenCounter};
+use fusion_runtime::toon::{self, ToonOptions};
+use fusion_runtime::{ToolError, ToolResponse, ui};
+use serde_json::{Map, Value, json};
+
+use crate::models::{Invoice, InvoiceRow, Status};
+use crate::store::Store;
+use crate::tools::{BillingApp, tools};
+
+/// One text of the corpus.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// What kind of text it is: the rows of the calibration table.
+    pub category: &'static str,
+    /// Where it comes from, to find it again when it falls outside the bounds.
+    pub name: String,
+    /// The text, as a model reads it.
+    pub text: String,
+}
+
+/// Every item of the corpus, category by category.
+pub fn corpus() -> Result<Vec<Item>, Box<dyn std::error::Error>> {
+    let store = Store::load()?;
+    let invoices: Vec<Invoice> = store.invoices().cloned().collect();
+    let mut items = Vec::new();
+    billing_data(&invoices, &mut items)?;
+    billing_responses(&mut items)?;
+    rules(&invoices, &mut items)?;
+    ui_blocks(&invoices, &mut items);
+    envelopes(&mut items)?;
+    wide_rows(&mut items)?;
+    non_ascii(&mut items)?;
+    Ok(items)
+}
+
+fn push(items: &mut Vec<Item>, category: &'static str, name: impl Into<String>, text: String) {
+    items.push(Item {
+        category,
+        name: name.into(),
+        text,
+    });
+}
+
+/// The data blocks of the billing models: each invoice alone and lists of them, in JSON and TOON.
+fn billing_data(
+    invoices: &[Invoice],
+    items: &mut Vec<Item>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    for invoice in invoices {
+        let json = invoice.present().build()?;
+        push(items, "billing JSON", &invoice.id, first_block(&json));
+        let toon = invoice.present().format(Format::Toon).build()?;
+        push(items, "billing TOON", &invoice.id, first_block(&toon));
+    }
+    for chunk in invoices.chunks(10) {
+        let name = format!("{}..{}", chunk[0].id, chunk[chunk.len() - 1].id);
+        let json = Invoice::present_all(chunk).build()?;
+        push(
+            items,
+            "billing JSON",
+            format!("list {name}"),
+            first_block(&json),
+        );
+        let toon = Invoice::present_all(chunk).format(Format::Toon).build()?;
+        push(
+            items,
+            "billing TOON",
+            format!("list {name}"),
+            first_block(&toon),
+        );
+        let rows: Vec<InvoiceRow> = chunk.iter().map(InvoiceRow::from).collect();
+        let table = toon::encode_table(&rows, &ToonOptions::pipe())?;
+        push(items, "billing TOON", format!("rows {name}"), table);
+    }
+    let rows: Vec<InvoiceRow> = invoices.iter().map(InvoiceRow::from).collect();
+    push(
+        items,
+        "billing TOON",
+        "all rows",
+        toon::encode_table(&rows, &ToonOptions::pipe())?,
+    );
+    push(
+        items,
+        "billing JSON",
+        "all rows",
+        fusion_runtime::testing::json::to_string(&rows)?,
+    );
+    Ok(())
+}
+
+/// Whole responses of the billing tools (every block joined), as the demo calls them.
+fn billing_responses(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
+    let tools = tools(Arc::new(BillingApp::new(Store::load()?)))?;
+    let calls = [
+        json!({"action": "get_invoice", "id": "INV-0001"}),
+        json!({"action": "get_invoice", "id": "INV-0047", "_select": ["id", "status", "due_at"]}),
+        json!({"action": "list_invoices", "status": "overdue"}),
+        json!({"action": "list_invoices", "status": "pending"}),
+        json!({"action": "list_invoices", "customer_id": "CUS-007"}),
+        json!({"action": "list_invoices", "_select": ["id", "amount_cents", "status"]}),
+        json!({"action": "export_invoices", "status": "overdue"}),
+        json!({"action": "export_invoices"}),
+    ];
+    for arguments in calls {
+        let name = arguments.to_string();
+        let response = tools.call("billing", Some(arguments));
+        push(
+            items,
+            "billing response",
+            name,
+            response.blocks().join("\n"),
+        );
+    }
+    Ok(())
+}
+
+/// Rule and suggestion blocks: the billing list's (templated overdue rules) and prose rules.
+fn rules(invoices: &[Invoice], items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
+    let overdue: Vec<Invoice> = invoices
+        .iter()
+        .filter(|i| i.status == Status::Overdue)
+        .cloned()
+        .collect();
+    for chunk in overdue.chunks(12) {
+        let response = Invoice::present_all(chunk).build()?;
+        push(
+            items,
+            "rules",
+            format!("blocks after the data of {} overdue", chunk.len()),
+            response.blocks()[1..].join("\n"),
+        );
+    }
+    let mut random = Random(7);
+    for size in [6, 10, 16, 24, 40] {
+        let mut block = String::from("<domain_rules>\n");
+        for _ in 0..size {
+            block.push_str("- ");
+            block.push_str(PROSE_RULES[random.below(PROSE_RULES.len())]);
+            block.push('\n');
+        }
+        block.push_str("</domain_rules>\n<action_suggestions>\n");
+        for tool in [
+            "billing.remind",
+            "billing.void_invoice",
+            "billing.list_invoices",
+        ] {
+            let _ = writeln!(block, "- {tool}: {}", PROSE_RULES[random.below(8)]);
+        }
+        block.push_str("</action_suggestions>");
+        push(items, "rules", format!("{size} prose rules"), block);
+    }
+    Ok(())
+}
+
+/// UI blocks: echarts configs, mermaid diagrams, markdown tables and lists.
+fn ui_blocks(invoices: &[Invoice], items: &mut Vec<Item>) {
+    for chunk in invoices.chunks(30) {
+        let ids: Vec<&str> = chunk.iter().map(|i| i.id.as_str()).collect();
+        let amounts: Vec<f64> = chunk.iter().map(|i| euros(i.amount_cents)).collect();
+        let chart = ui::echarts(json!({
+            "title": {"text": "Amount per invoice (EUR)"},
+            "tooltip": {"trigger": "axis"},
+            "xAxis": {"type": "category", "data": ids},
+            "yAxis": {"type": "value", "name": "EUR"},
+            "series": [{"type": "bar", "name": "amount", "data": amounts}]
+        }))
+        .title("Amounts")
+        .width(ui::Width::Full);
+        push(
+            items,
+            "UI blocks",
+            format!("echarts bar {}", ids[0]),
+            chart.render(),
+        );
+
+        let mut graph = String::from("flowchart LR\n");
+        for invoice in chunk {
+            let _ = writeln!(
+                graph,
+                "    {}[\"{} ({})\"] --> {}{{{}}}",
+                invoice.id.replace('-', "_"),
+                invoice.id,
+                invoice.customer.name.replace('"', "'"),
+                invoice.status.as_str(),
+                invoice.status.as_str()
+            );
+        }
+        push(
+            items,
+            "UI blocks",
+            format!("mermaid {}", ids[0]),
+            ui::mermaid(&graph).render(),
+        );
+
+        let table = ui::table(
+            ["Invoice", "Customer", "Amount", "Status", "Due"],
+            chunk.iter().map(|i| {
+                [
+                    i.id.clone(),
+                    i.customer.name.clone(),
+                    format!("{:.2} {}", euros(i.amount_cents), i.currency),
+                    i.status.as_str().to_owned(),
+                    i.due_at.clone(),
+                ]
+            }),
+        );
+        push(
+            items,
+            "UI blocks",
+            format!("table {}", ids[0]),
+            table.render(),
+        );
+
+        let list = ui::list(chunk.iter().map(|i| {
+            format!(
+                "**{}** for {}: {} lines, due {}",
+                i.id,
+                i.customer.name,
+                i.lines.len(),
+                i.due_at
+            )
+        }));
+        push(
+            items,
+            "UI blocks",
+            format!("list {}", ids[0]),
+            list.render(),
+        );
+    }
+}
+
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "amounts stay far below 2^53 cents, where f64 is exact"
+)]
+fn euros(cents: u64) -> f64 {
+    cents as f64 / 100.0
+}
+
+/// `<tool_error>` envelopes: the billing tools' own and hand-made ones, a few per item, as a
+/// batch of failed calls reads.
+fn envelopes(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
+    let tools = tools(Arc::new(BillingApp::new(Store::load()?)))?;
+    let bad_calls = [
+        (
+            "billing",
+            json!({"action": "get_invoice", "id": "INV-9999"}),
+        ),
+        ("billing", json!({"action": "remind", "id": "INV-0001"})),
+        ("billing", json!({"action": "refund", "id": "INV-0001"})),
+        ("billing", json!({"id": "INV-0001"})),
+        ("billing", json!({"action": "get_invoice"})),
+        (
+            "billing",
+            json!({"action": "list_invoices", "status": "late", "limit": "ten"}),
+        ),
+        (
+            "billing",
+            json!({"action": "get_invoice", "id": "INV-0001", "_select": ["id", "nope"]}),
+        ),
+        ("invoice_stats", json!({"status": 3})),
+        ("no_such_tool", json!({})),
+    ];
+    let mut texts: Vec<String> = bad_calls
+        .into_iter()
+        .map(|(tool, arguments)| tools.call(tool, Some(arguments)).blocks().join("\n"))
+        .collect();
+    let mut random = Random(11);
+    for i in 0..12 {
+        let error = ToolError::new(
+            ["RATE_LIMITED", "UPSTREAM_TIMEOUT", "CONFLICT", "FORBIDDEN"][i % 4],
+            PROSE_RULES[random.below(PROSE_RULES.len())],
+        )
+        .recovery(PROSE_RULES[random.below(PROSE_RULES.len())])
+        .detail("invoice_id", format!("INV-{:04}", random.below(9999)))
+        .detail("request_id", random.hex(32))
+        .actions(["list_invoices", "get_invoice"])
+        .retry_after(30);
+        texts.push(error.render());
+    }
+    for (i, group) in texts.chunks(3).enumerate() {
+        push(
+            items,
+            "tool_error",
+            format!("envelopes {i}"),
+            group.join("\n"),
+        );
+    }
+    Ok(())
+}
+
+/// Wide synthetic rows (40 fields of every JSON type, ids, hashes, timestamps), as JSON and TOON.
+fn wide_rows(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
+    let mut random = Random(3);
+    for count in [2, 5, 10, 25, 60] {
+        let rows: Vec<Value> = (0..count).map(|i| wide_row(i, &mut random)).collect();
+        push(
+            items,
+            "wide rows JSON",
+            format!("{count} rows"),
+            fusion_runtime::testing::json::to_string(&rows)?,
+        );
+        push(
+            items,
+            "wide rows TOON",
+            format!("{count} rows"),
+            toon::encode(&rows, &ToonOptions::pipe())?,
+        );
+    }
+    Ok(())
+}
+
+fn wide_row(index: usize, random: &mut Random) -> Value {
+    let mut row = Map::new();
+    row.insert("id".into(), json!(format!("ORD-{:06}", 100_000 + index)));
+    row.insert("uuid".into(), json!(random.uuid()));
+    row.insert("sha256".into(), json!(random.hex(64)));
+    for field in 0..10 {
+        row.insert(format!("metric_{field}"), json!(random.below(1_000_000)));
+    }
+    for field in 0..8 {
+        let value = random.float();
+        row.insert(format!("ratio{field}"), json!(value));
+    }
+    for (field, words) in ["title", "note", "category", "region", "owner", "tags"]
+        .iter()
+        .zip([4, 12, 1, 2, 2, 3])
+    {
+        row.insert((*field).into(), json!(random.words(words)));
+    }
+    for field in ["created_at", "updated_at", "shipped_at"] {
+        row.insert(field.into(), json!(random.timestamp()));
+    }
+    for field in ["isActive", "hasDiscount", "needsReview"] {
+        row.insert(field.into(), json!(random.below(2) == 1));
+    }
+    row.insert("parentId".into(), Value::Null);
+    row.insert(
+        "email".into(),
+        json!(format!("{}@example.com", random.words(1))),
+    );
+    row.insert(
+        "url".into(),
+        json!(format!(
+            "https://shop.example.com/orders/{index}?ref={}",
+            random.hex(8)
+        )),
+    );
+    let currency = ["EUR", "USD", "JPY", "GBP"][random.below(4)];
+    row.insert("currency".into(), json!(currency));
+    let country = ["DE", "US", "JP", "FR", "RU"][random.below(5)];
+    row.insert("country".into(), json!(country));
+    row.insert("quantity".into(), json!(random.below(500)));
+    row.insert("priceCents".into(), json!(random.below(10_000_000)));
+    Value::Object(row)
+}
+
+/// German, Russian, Japanese and emoji text: prose rules, and invoices whose customers and lines
+/// are written in those languages.
+fn non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
+    let languages: [(&str, &[&str]); 4] = [
+        ("German", GERMAN),
+        ("Russian", RUSSIAN),
+        ("Japanese", JAPANESE),
+        ("emoji", EMOJI),
+    ];
+    let mut random = Random(5);
+    for (language, sentences) in languages {
+        for size in [8, 20, 40] {
+            let mut block = String::from("<domain_rules>\n");
+            for _ in 0..size {
+                block.push_str("- ");
+                block.push_str(sentences[random.below(sentences.len())]);
+                block.push('\n');
+            }
+            block.push_str("</domain_rules>");
+            push(
+                items,
+                "non-ASCII",
+                format!("{language} rules x{size}"),
+                block,
+            );
+        }
+        let rows: Vec<Value> = (0..15)
+            .map(|i| {
+                json!({
+                    "id": format!("INV-{:04}", i + 1),
+                    "customer": sentences[random.below(sentences.len())]
+                        .split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+                    "description": sentences[random.below(sentences.len())],
+                    "amount_cents": random.below(1_000_000),
+                    "status": STATUSES[random.below(3)],
+                })
+            })
+            .collect();
+        push(
+            items,
+            "non-ASCII",
+            format!("{language} invoices JSON"),
+            fusion_runtime::testing::json::to_string(&rows)?,
+        );
+        push(
+            items,
+            "non-ASCII",
+            format!("{language} invoices TOON"),
+            toon::encode(&rows, &ToonOptions::pipe())?,
+        );
+    }
+    Ok(())
+}
+
+fn first_block(response: &ToolResponse) -> String {
+    response.blocks().first().cloned().unwrap_or_default()
+}
+
+/// A small deterministic generator (xorshift64*): the corpus must not change between runs.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..bound`.
+    fn below(&mut self, bound: usize) -> usize {
+        usize::try_from(self.next() % bound as u64).unwrap_or(0)
+    }
+
+    fn hex(&mut self, digits: usize) -> String {
+        (0..digits)
+            .map(|_| char::from(b"0123456789abcdef"[self.below(16)]))
+            .collect()
+    }
+
+    fn uuid(&mut self) -> String {
+        format!(
+            "{}-{}-{}-{}-{}",
+            self.hex(8),
+            self.hex(4),
+            self.hex(4),
+            self.hex(4),
+            self.hex(12)
+        )
+    }
+
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "a value below 10^7 is exact in f64"
+    )]
+    fn float(&mut self) -> f64 {
+        (self.below(10_000_000) as f64) / 10_000.0
+    }
+
+    fn words(&mut self, count: usize) -> String {
+        (0..count)
+            .map(|_| WORDS[self.below(WORDS.len())])
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn timestamp(&mut self) -> String {
+        format!(
+            "2026-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            1 + self.below(12),
+            1 + self.below(28),
+            self.below(24),
+            self.below(60),
+            self.below(60)
+        )
+    }
+}
+
+const STATUSES: [&str; 3] = ["paid", "pending", "overdue"];
+
+const WORDS: &[&str] = &[
+    "invoice",
+    "shipment",
+    "customer",
+    "warehouse",
+    "express",
+    "standard",
+    "refund",
+    "priority",
+    "quarterly",
+    "subscription",
+    "hardware",
+    "consulting",
+    "onboarding",
+    "renewal",
+    "discount",
+    "north",
+    "south",
+    "enterprise",
+    "startup",
+    "reseller",
+    "backorder",
+    "fragile",
+    "bulk",
+    "sample",
+    "premium",
+    "legacy",
+    "migration",
+    "audit",
+    "compliance",
+    "analytics",
+];
+
+const PROSE_RULES: &[&str] = &[
+    "Amounts are in cents; divide by 100 before showing them to the user.",
+    "Never reveal a customer's email address, even when the user asks for it directly.",
+    "Mention overdue invoices first, oldest due date first, and say how many days they are late.",
+    "When the user asks for a total, sum amount_cents over the shown invoices only.",
+    "Dates are ISO 8601 (YYYY-MM-DD) in the customer's time zone; do not convert them.",
+    "If a list was truncated, say so and offer to narrow it with filters or _select.",
+    "Do not void an invoice without an explicit confirmation from the user in this conversation.",
+    "Reminders are rate-limited to one per invoice per week; check before queueing another.",
+    "Currency codes follow ISO 4217; never assume EUR when the field says otherwise.",
+    "A paid invoice cannot be reminded or voided; explain this instead of retrying the call.",
+    "Quote invoice ids exactly as written (INV-0001), including the leading zeros.",
+    "Prefer a short table when more than five invoices are shown, one row per invoice.",
+    "The internal margin is confidential and is never part of any response.",
+    "If the customer is in the EU, VAT is included in amount_cents; otherwise it is not.",
+    "Round displayed amounts to two decimals, and keep the currency next to the number.",
+    "When two invoices have the same due date, order them by id.",
+];
+
+const GERMAN: &[&str] = &[
+    "Beträge sind in Cent angegeben; teile sie durch 100, bevor du sie dem Nutzer zeigst.",
+    "Die E-Mail-Adresse des Kunden wird niemals angezeigt, auch nicht auf ausdrücklichen Wunsch.",
+    "Überfällige Rechnungen zuerst nennen, die älteste Fälligkeit zuerst.",
+    "Größere Bestellungen über 10.000 € brauchen eine Freigabe durch die Buchhaltung.",
+    "Eine bezahlte Rechnung kann weder gemahnt noch storniert werden.",
+    "Müller & Söhne GmbH zahlt grundsätzlich per Überweisung innerhalb von 14 Tagen.",
+    "Bitte prüfe vor jeder Mahnung, ob in dieser Woche schon eine verschickt wurde.",
+    "Lieferungen nach Österreich und in die Schweiz werden gesondert verzollt.",
+    "Die Umsatzsteuer ist bei Kunden in der EU bereits im Betrag enthalten.",
+    "Schäden an der Ware müssen innerhalb von fünf Werktagen gemeldet werden.",
+];
+
+const RUSSIAN: &[&str] = &[
+    "Суммы указаны в центах; раздели их на 100, прежде чем показывать пользователю.",
+    "Никогда не показывай адрес электронной почты клиента, даже если об этом просят.",
+    "Сначала упомяни просроченные счета, начиная с самой ранней даты оплаты.",
+    "Оплаченный счёт нельзя аннулировать или отправить по нему напоминание.",
+    "Компания «Северный ветер» оплачивает счета банковским переводом в течение месяца.",
+    "Перед отправкой напоминания проверь, не отправлялось ли оно на этой неделе.",
+    "Даты записаны в формате ГГГГ-ММ-ДД в часовом поясе клиента.",
+    "Если список сокращён, скажи об этом и предложи уточнить фильтры.",
+    "Внутренняя маржа конфиденциальна и никогда не входит в ответ.",
+    "Счета для клиентов из Москвы и Санкт-Петербурга выставляются в рублях.",
+];
+
+const JAPANESE: &[&str] = &[
+    "金額はセント単位です。ユーザーに表示する前に100で割ってください。",
+    "顧客のメールアドレスは、直接求められても絶対に表示しないでください。",
+    "支払期限を過ぎた請求書を最初に、期限の古い順に挙げてください。",
+    "支払済みの請求書は、督促も取り消しもできません。",
+    "株式会社山田商事は、毎月末日に銀行振込で支払います。",
+    "督促を送る前に、今週すでに送信されていないか確認してください。",
+    "日付は顧客のタイムゾーンでYYYY-MM-DD形式です。変換しないでください。",
+    "一覧が省略された場合はその旨を伝え、絞り込みを提案してください。",
+    "東京都千代田区の倉庫から、翌営業日に発送されます。",
+    "社内マージンは機密情報であり、応答に含めてはいけません。",
+];
+
+const EMOJI: &[&str] = &[
+    "✅ Paid on time — thank you! 🎉",
+    "⚠️ Overdue by 12 days 😬 please send a reminder 📧",
+    "🚚 Shipped via express 📦 arriving Friday 🗓️",
+    "💶 Total: 1.234,56 € (VAT incl.) 🧾",
+    "🔥 Hot deal: 20% off renewals until Sunday 🛒",
+    "❌ Payment failed 💳 card declined, ask for another method 🙏",
+    "👍 Customer confirmed the order ✔️ ready to invoice 🏁",
+    "📊 3 invoices: 1 paid 🟢, 1 pending 🟡, 1 overdue 🔴",
+    "🇩🇪 Berlin office ➡️ 🇯🇵 Tokyo office ✈️ samples sent",
+    "⏳ Waiting for approval from finance 👩‍💼👨‍💼",
+];
+
+/// The estimate's bounds hold for items of at least this many exact tokens; below, a few
+/// tokens either way are a large ratio and say nothing of a budget.
+pub const MIN_TOKENS: usize = 200;
+
+/// The lowest allowed ratio estimate / exact (never more than 5% under).
+pub const LOWEST_RATIO: f64 = 0.95;
+
+/// The highest allowed ratio estimate / exact (never more than 15% over).
+pub const HIGHEST_RATIO: f64 = 1.15;
+
+/// One item with both counts.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    /// The item.
+    pub item: Item,
+    /// The exact count.
+    pub exact: usize,
+    /// The estimate.
+    pub estimate: usize,
+}
+
+impl Measured {
+    /// Estimate / exact.
+    #[allow(clippy::cast_precision_loss, reason = "token counts far below 2^52")]
+    pub fn ratio(&self) -> f64 {
+        self.estimate as f64 / self.exact.max(1) as f64
+    }
+
+    /// Whether the bounds apply to this item (at least [`MIN_TOKENS`]).
+    pub fn is_sized(&self) -> bool {
+        self.exact >= MIN_TOKENS
+    }
+
+    /// Whether the estimate is within the bounds (always true below [`MIN_TOKENS`]).
+    pub fn is_within(&self) -> bool {
+        !self.is_sized() || (LOWEST_RATIO..=HIGHEST_RATIO).contains(&self.ratio())
+    }
+}
+
+/// Counts every item with `exact` and with the estimator.
+pub fn measure(items: Vec<Item>, exact: &impl TokenCounter) -> Vec<Measured> {
+    items
+        .into_iter()
+        .map(|item| Measured {
+            exact: exact.count(&item.text),
+            estimate: tokens::estimate(&item.text),
+            item,
+        })
+        .collect()
+}
+
+/// The calibration table in markdown: per category, the items of at least [`MIN_TOKENS`]
+/// exact tokens, their min / median / max ratio estimate / exact, and their tokens; then the
+/// smaller items (not bound, shown for what they are).
+pub fn table(measured: &[Measured]) -> String {
+    let mut categories: Vec<&str> = Vec::new();
+    for m in measured {
+        if !categories.contains(&m.item.category) {
+            categories.push(m.item.category);
+        }
+    }
+    let mut out = String::from(
+        "| category | items | min | median | max | exact tokens | estimated |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    let mut row = |name: &str, group: Vec<&Measured>| {
+        if group.is_empty() {
+            return;
+        }
+        let mut ratios: Vec<f64> = group.iter().map(|m| m.ratio()).collect();
+        ratios.sort_by(f64::total_cmp);
+        let exact: usize = group.iter().map(|m| m.exact).sum();
+        let estimate: usize = group.iter().map(|m| m.estimate).sum();
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {:.3} | {:.3} | {:.3} | {} | {} |",
+            group.len(),
+            ratios[0],
+            ratios[ratios.len() / 2],
+            ratios[ratios.len() - 1],
+            thousands(exact),
+            thousands(estimate),
+        );
+    };
+    for category in &categories {
+        row(
+            category,
+            measured
+                .iter()
+                .filter(|m| m.item.category == *category && m.is_sized())
+                .collect(),
+        );
+    }
+    row(
+        "**all, ≥ 200 tokens**",
+        measured.iter().filter(|m| m.is_sized()).collect(),
+    );
+    row(
+        "(items under 200 tokens, not bound)",
+        measured.iter().filter(|m| !m.is_sized()).collect(),
+    );
+    out
+}
+
+/// `12345` as `12,345`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}

@@ -1,0 +1,39 @@
+//! The token estimate against the exact `o200k_base` count on the calibration corpus
+//! (`fusion_examples::token_corpus`): every item of at least 200 exact tokens is estimated
+//! between 5% under and 15% over. An accuracy assertion, deterministic.
+//!
+//! `cargo test -p fusion-examples --features token-report --test token_calibration`
+
+use fusion_examples::token_corpus::{self, HIGHEST_RATIO, LOWEST_RATIO, MIN_TOKENS};
+use fusion_runtime::tokens::ExactCounter;
+
+#[test]
+fn every_sized_corpus_item_is_within_the_bounds() {
+    let exact = ExactCounter::o200k().expect("the o200k_base vocabulary loads");
+    let measured =
+        token_corpus::measure(token_corpus::corpus().expect("the corpus builds"), &exact);
+    let sized = measured.iter().filter(|m| m.is_sized()).count();
+    assert!(
+        sized >= 100,
+        "only {sized} corpus items of at least {MIN_TOKENS} tokens: the corpus lost its data"
+    );
+    let outside: Vec<String> = measured
+        .iter()
+        .filter(|m| !m.is_within())
+        .map(|m| {
+            format!(
+                "{} / {}: exact {}, estimate {} (ratio {:.3})",
+                m.item.category,
+                m.item.name,
+                m.exact,
+                m.estimate,
+                m.ratio()
+            )
+        })
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "estimates outside {LOWEST_RATIO}..{HIGHEST_RATIO}:\n{}",
+        outside.join("\n")
+    );
+}
