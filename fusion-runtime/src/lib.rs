@@ -4,6 +4,7 @@
 //!
 //! | module | job |
 //! |---|---|
+//! | [`echo`] | caller input as envelopes repeat it: quoted, one line, cut |
 //! | [`error`] | the `<tool_error>` and `<validation_error>` envelopes (SPEC §13) |
 //! | [`escape`] | the injection-safety rules of SPEC §5, in one place |
 //! | [`json`] | the SPEC §3 JSON writer |
@@ -20,6 +21,7 @@
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 
 pub mod description;
+pub mod echo;
 pub mod error;
 pub mod escape;
 pub mod json;

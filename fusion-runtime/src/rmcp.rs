@@ -53,13 +53,18 @@ use rmcp::model::{
     JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::error::{ToolError, ValidationError};
 use crate::response::ToolResponse;
 use crate::tool::{Call, DefinitionError, Tool, ToolDefinition, ToolSet, report_to_stderr};
 use crate::wrap::IntoToolResponse;
+
+mod classify;
+mod ids;
+mod stdio;
+pub use stdio::{MAX_LINE_BYTES, serve_io};
 
 impl From<ToolResponse> for CallToolResult {
     /// The same result: text blocks in order, `structuredContent`, and `isError` absent,
@@ -329,17 +334,15 @@ impl std::error::Error for ServeError {
     }
 }
 
-/// Serves `server` over stdio until the client disconnects (needs a Tokio runtime).
+/// Serves `server` over stdio until the input ends (needs a Tokio runtime).
+///
+/// Input never stops the server: lines pass through fusion's stdio guard (see [`serve_io`]),
+/// which answers what does not parse, invalid requests and invalid params with JSON-RPC
+/// errors, drops notifications and responses rmcp must not see, and keeps requests that share
+/// an id apart. At the end of the input, the requests in flight are answered first.
 pub async fn serve_stdio(server: FusionServer) -> Result<(), ServeError> {
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| ServeError(Box::new(e)))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| ServeError(Box::new(e)))?;
-    Ok(())
+    let (stdin, stdout) = rmcp::transport::stdio();
+    serve_io(server, stdin, stdout, MAX_LINE_BYTES).await
 }
 
 /// Serves `server` over stdio on a single-threaded Tokio runtime of its own, until the client
