@@ -12,6 +12,7 @@
 
 use std::fmt;
 
+use crate::echo::Echo;
 use crate::escape;
 use crate::json::number_text;
 use crate::response::ToolResponse;
@@ -215,9 +216,13 @@ impl ToolError {
         ToolResponse::error_block(self.render(), is_error)
     }
 
-    /// `UNKNOWN_TOOL`: the tool name is not registered (SPEC §13.3).
+    /// `UNKNOWN_TOOL`: the tool name is not registered (SPEC §13.3). The name is echoed as
+    /// [`Echo::NAME`] quotes it: escaped onto one line and cut past 200 characters.
     pub fn unknown_tool(name: &str) -> Self {
-        Self::new("UNKNOWN_TOOL", format!("Tool \"{name}\" does not exist."))
+        Self::new(
+            "UNKNOWN_TOOL",
+            format!("Tool {} does not exist.", Echo::NAME.quote(name)),
+        )
             .recovery("Check the available tools via tools/list and call a valid one.")
     }
 
@@ -255,7 +260,8 @@ impl ToolError {
         .actions(actions)
     }
 
-    /// `UNKNOWN_ACTION`: the discriminator names no action.
+    /// `UNKNOWN_ACTION`: the discriminator names no action. The value sent is echoed as
+    /// [`Echo::NAME`] quotes it.
     pub fn unknown_action<I>(discriminator: &str, value: &str, actions: I) -> Self
     where
         I: IntoIterator,
@@ -263,7 +269,10 @@ impl ToolError {
     {
         Self::new(
             "UNKNOWN_ACTION",
-            format!("The {discriminator} \"{value}\" does not exist."),
+            format!(
+                "The {discriminator} {} does not exist.",
+                Echo::NAME.quote(value)
+            ),
         )
         .recovery("Choose a valid action from available_actions and call the tool again.")
         .actions(actions)
@@ -366,13 +375,9 @@ impl fmt::Display for QuotedList<'_> {
     }
 }
 
-/// Texts longer than this many characters are shortened in SENT (SPEC §13.5).
-const SENT_MAX_CHARS: usize = 50;
-/// How many characters a shortened SENT keeps before `...`.
-const SENT_KEPT_CHARS: usize = 47;
-
-/// The SENT description of a JSON value (SPEC §13.5): `'text'` (shortened past 50 characters),
-/// a number's text, `true`/`false`/`null`, `an array of N items`, `an object`.
+/// The SENT description of a JSON value (SPEC §13.5): `'text'` (shortened past 50 characters,
+/// escaped onto one line as [`Echo::SENT`] quotes it), a number's text, `true`/`false`/`null`,
+/// `an array of N items`, `an object`.
 pub fn describe_sent(value: &serde_json::Value) -> String {
     use serde_json::Value;
     match value {
@@ -387,14 +392,7 @@ pub fn describe_sent(value: &serde_json::Value) -> String {
                 number_text(n.as_f64().unwrap_or(f64::NAN))
             }
         }
-        Value::String(s) => {
-            if s.chars().count() > SENT_MAX_CHARS {
-                let kept: String = s.chars().take(SENT_KEPT_CHARS).collect();
-                format!("'{kept}...'")
-            } else {
-                format!("'{s}'")
-            }
-        }
+        Value::String(s) => Echo::SENT.quote(s),
         Value::Array(items) if items.len() == 1 => "an array of 1 item".to_owned(),
         Value::Array(items) => format!("an array of {} items", items.len()),
         Value::Object(_) => "an object".to_owned(),
