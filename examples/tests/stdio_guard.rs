@@ -200,7 +200,11 @@ fn invalid_requests_get_invalid_request_with_an_id() {
             "null",
             "batches are not supported: send one JSON-RPC message per line",
         ),
-        ("[]", "null", "batches are not supported: send one JSON-RPC message per line"),
+        (
+            "[]",
+            "null",
+            "batches are not supported: send one JSON-RPC message per line",
+        ),
         ("5", "null", "a JSON-RPC message is a JSON object"),
         (
             r#"{"foo":"boo"}"#,
@@ -262,7 +266,11 @@ fn tools_call_with_bad_params_gets_invalid_params() {
         let id = serde_json::from_str::<Value>(line).expect("a test line")["id"].to_string();
         session.assert_answer(
             line,
-            &error(&id, -32602, &format!("Invalid params for tools/call: {reason}")),
+            &error(
+                &id,
+                -32602,
+                &format!("Invalid params for tools/call: {reason}"),
+            ),
         );
     }
     // An unknown method is still rmcp's -32601.

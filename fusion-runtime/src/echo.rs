@@ -89,7 +89,10 @@ pub fn cut(text: &str, max_chars: usize) -> Cow<'_, str> {
         None => Cow::Borrowed(text),
         Some(_) => {
             let kept = max_chars.saturating_sub(1);
-            let end = text.char_indices().nth(kept).map_or(text.len(), |(at, _)| at);
+            let end = text
+                .char_indices()
+                .nth(kept)
+                .map_or(text.len(), |(at, _)| at);
             Cow::Owned(format!("{}…", &text[..end]))
         }
     }

@@ -9,6 +9,10 @@
 //!     .into_response();
 //! assert_eq!(response.is_error(), Some(true));
 //! ```
+//!
+//! The toolkit's own envelopes repeat caller input only through [`crate::echo::Echo`] (quoted,
+//! on one line, cut); a message of the application's that repeats it should too:
+//! `format!("Invoice {} does not exist.", Echo::NAME.quote(id))`.
 
 use std::fmt;
 
@@ -223,7 +227,7 @@ impl ToolError {
             "UNKNOWN_TOOL",
             format!("Tool {} does not exist.", Echo::NAME.quote(name)),
         )
-            .recovery("Check the available tools via tools/list and call a valid one.")
+        .recovery("Check the available tools via tools/list and call a valid one.")
     }
 
     /// `MISSING_DISCRIMINATOR`: the arguments are not an object, or the discriminator is absent,

@@ -16,10 +16,12 @@
 //! | [`wrap`] | `success`, `success_structured` and implicit wrapping (SPEC §11, §12) |
 //! | [`testing`] | assertions on the testing view (SPEC §14) |
 //! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
+//! | [`content`] | image, audio and resource content after the text blocks |
 //! | [`description`] | tool descriptions, plain and TOON layouts (SPEC §10) |
 //! | [`tool`] | tool definitions, argument validation, calls (SPEC §7, §10–§13) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 
+pub mod content;
 pub mod description;
 pub mod echo;
 pub mod error;

@@ -67,21 +67,32 @@ mod stdio;
 pub use stdio::{MAX_LINE_BYTES, serve_io};
 
 impl From<ToolResponse> for CallToolResult {
-    /// The same result: text blocks in order, `structuredContent`, and `isError` absent,
-    /// `true` or `false` as fusion set it.
+    /// The same result: text blocks in order, then the other content blocks, `structuredContent`,
+    /// and `isError` absent, `true` or `false` as fusion set it.
     fn from(response: ToolResponse) -> Self {
         let ToolResponse {
             blocks,
+            contents,
             structured_content,
             is_error,
             ..
         } = response;
-        let mut result =
-            CallToolResult::success(blocks.into_iter().map(ContentBlock::text).collect());
+        let mut content: Vec<ContentBlock> = blocks.into_iter().map(ContentBlock::text).collect();
+        content.extend(contents.iter().filter_map(content_block));
+        let mut result = CallToolResult::success(content);
         result.structured_content = structured_content;
         result.is_error = is_error;
         result
     }
+}
+
+/// rmcp's block for a fusion content block, read from the JSON fusion writes for it, so both
+/// serialize the same. (rmcp reads every block fusion writes; one it could not would be left
+/// out rather than fail the call.)
+fn content_block(content: &crate::content::Content) -> Option<ContentBlock> {
+    serde_json::to_value(content)
+        .ok()
+        .and_then(|value| serde_json::from_value(value).ok())
 }
 
 impl IntoCallToolResult for ToolResponse {
@@ -395,6 +406,34 @@ mod tests {
         assert_eq!(
             wire(&result),
             r#"{"content":[{"type":"text","text":"{\n  \"count\": 3\n}"},{"type":"text","text":"<domain_rules>\n- r\n</domain_rules>"}],"structuredContent":{"count":3}}"#
+        );
+    }
+
+    #[test]
+    fn content_beyond_text_reaches_rmcp_as_fusion_writes_it() {
+        use crate::content::{Content, EmbeddedResource, ResourceLink};
+        let response = ResponseBuilder::text("see the chart")
+            .build()
+            .with_content(Content::image(b"\x89PNG", "image/png"))
+            .with_content(Content::audio_base64("UklGRg==", "audio/wav"))
+            .with_content(
+                ResourceLink::new("file:///r.pdf", "r.pdf")
+                    .title("Report")
+                    .description("The report")
+                    .mime_type("application/pdf")
+                    .size(7),
+            )
+            .with_content(
+                EmbeddedResource::text("billing://rules", "cents").mime_type("text/plain"),
+            )
+            .with_content(EmbeddedResource::blob("billing://logo", b"\x00\x01"));
+        let fusion = response.to_json();
+        let result = CallToolResult::from(response);
+        assert_eq!(result.content.len(), 6);
+        assert_eq!(wire(&result), fusion);
+        assert_eq!(
+            fusion,
+            r#"{"content":[{"type":"text","text":"see the chart"},{"type":"image","data":"iVBORw==","mimeType":"image/png"},{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"},{"type":"resource_link","uri":"file:///r.pdf","name":"r.pdf","title":"Report","description":"The report","mimeType":"application/pdf","size":7},{"type":"resource","resource":{"uri":"billing://rules","mimeType":"text/plain","text":"cents"}},{"type":"resource","resource":{"uri":"billing://logo","blob":"AAE="}}]}"#
         );
     }
 

@@ -34,7 +34,10 @@ fn sort(line: &[u8]) -> Verdict {
 #[test]
 fn what_does_not_parse_is_a_parse_error_with_a_null_id() {
     let cases: [(&[u8], &str); 5] = [
-        (br#"{"jsonrpc":"#, "Parse error: EOF while parsing a value at line 1 column 11"),
+        (
+            br#"{"jsonrpc":"#,
+            "Parse error: EOF while parsing a value at line 1 column 11",
+        ),
         (
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}",
             "Parse error: invalid unicode code point at line 1 column 35",
@@ -70,16 +73,52 @@ fn what_does_not_parse_is_a_parse_error_with_a_null_id() {
 #[test]
 fn invalid_requests_are_answered_with_the_id_when_it_is_valid() {
     let cases = [
-        ("[1,2]", "null", "batches are not supported: send one JSON-RPC message per line"),
+        (
+            "[1,2]",
+            "null",
+            "batches are not supported: send one JSON-RPC message per line",
+        ),
         ("5", "null", "a JSON-RPC message is a JSON object"),
-        (r#"{"foo":"boo"}"#, "null", "a message has a `method` (a request or a notification) or a `result` or an `error` (a response)"),
-        (r#"{"jsonrpc":"2.0","method":1,"params":"bar"}"#, "null", "`method` must be a string"),
-        (r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, "null", "`id` must be a string or an integer"),
-        (r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, "null", "`id` must be a string or an integer"),
-        (r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, "1", "`jsonrpc` must be \"2.0\""),
-        (r#"{"id":"a","method":"ping"}"#, "\"a\"", "`jsonrpc` must be \"2.0\""),
-        (r#"{"jsonrpc":"2.0","id":2,"method":5}"#, "2", "`method` must be a string"),
-        (r#"{"jsonrpc":"2.0","id":3,"method":"ping","result":{}}"#, "3", "a request has no `result` and no `error`"),
+        (
+            r#"{"foo":"boo"}"#,
+            "null",
+            "a message has a `method` (a request or a notification) or a `result` or an `error` (a response)",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":1,"params":"bar"}"#,
+            "null",
+            "`method` must be a string",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            "null",
+            "`id` must be a string or an integer",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            "null",
+            "`id` must be a string or an integer",
+        ),
+        (
+            r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            "1",
+            "`jsonrpc` must be \"2.0\"",
+        ),
+        (
+            r#"{"id":"a","method":"ping"}"#,
+            "\"a\"",
+            "`jsonrpc` must be \"2.0\"",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":5}"#,
+            "2",
+            "`method` must be a string",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"ping","result":{}}"#,
+            "3",
+            "a request has no `result` and no `error`",
+        ),
     ];
     for (line, id, reason) in cases {
         assert_eq!(
@@ -128,11 +167,15 @@ fn requests_reach_rmcp_under_unique_ids_and_are_remembered() {
     let second = classify(ping, &mut gate, &in_flight);
     assert_eq!(
         first,
-        Verdict::Forward(vec![r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_owned()])
+        Verdict::Forward(vec![
+            r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_owned()
+        ])
     );
     assert_eq!(
         second,
-        Verdict::Forward(vec![r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#.to_owned()])
+        Verdict::Forward(vec![
+            r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#.to_owned()
+        ])
     );
     assert_eq!(in_flight.restore(3), Some(serde_json::json!(7)));
     // `"params": null` is read as no params.
@@ -256,7 +299,9 @@ fn notifications_are_never_answered_and_cancellations_follow_the_ids() {
 #[test]
 fn long_reasons_are_cut() {
     let name = "n".repeat(1000);
-    let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":{{"{name}":1}}}}}}"#);
+    let line = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":{{"{name}":1}}}}}}"#
+    );
     let Verdict::Answer(answer) = sort(line.as_bytes()) else {
         panic!("an invalid params answer");
     };

@@ -157,9 +157,7 @@ where
     served.map_err(RmcpStop::into_serve_error)?;
     // A client that stopped reading is gone: not a failure of the server.
     match written {
-        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => {
-            Err(ServeError(Box::new(error)))
-        }
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(ServeError(Box::new(error))),
         _ => Ok(()),
     }
 }
