@@ -153,14 +153,11 @@ fn run(input: Vec<u8>) -> (BTreeMap<u64, Value>, Vec<i64>) {
     let mut null_ids = Vec::new();
     for line in output.lines() {
         let response = serde_json::from_str::<Value>(line).expect("each output line is JSON");
-        match response["id"].as_u64() {
-            Some(id) => {
-                responses.insert(id, response);
-            }
-            None => {
-                assert_eq!(response["id"], Value::Null, "{response}");
-                null_ids.push(response["error"]["code"].as_i64().expect("an error code"));
-            }
+        if let Some(id) = response["id"].as_u64() {
+            responses.insert(id, response);
+        } else {
+            assert_eq!(response["id"], Value::Null, "{response}");
+            null_ids.push(response["error"]["code"].as_i64().expect("an error code"));
         }
     }
     (responses, null_ids)

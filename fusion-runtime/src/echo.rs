@@ -85,17 +85,15 @@ impl Echo {
 /// `text` cut to at most `max_chars` characters, the last of them `…` when it was longer: for
 /// texts that are not envelopes (a JSON-RPC error message quoting a parser).
 pub fn cut(text: &str, max_chars: usize) -> Cow<'_, str> {
-    match text.char_indices().nth(max_chars) {
-        None => Cow::Borrowed(text),
-        Some(_) => {
-            let kept = max_chars.saturating_sub(1);
-            let end = text
-                .char_indices()
-                .nth(kept)
-                .map_or(text.len(), |(at, _)| at);
-            Cow::Owned(format!("{}…", &text[..end]))
-        }
+    if text.char_indices().nth(max_chars).is_none() {
+        return Cow::Borrowed(text);
     }
+    let kept = max_chars.saturating_sub(1);
+    let end = text
+        .char_indices()
+        .nth(kept)
+        .map_or(text.len(), |(at, _)| at);
+    Cow::Owned(format!("{}…", &text[..end]))
 }
 
 #[cfg(test)]

@@ -242,7 +242,7 @@ fn notification(mut message: Map<String, Value>, gate: &Gate, in_flight: &InFlig
         return Verdict::Ignore;
     }
     if message.get("method") == Some(&json!("notifications/cancelled")) {
-        return cancellation(message, in_flight);
+        return cancellation(&message, in_flight);
     }
     let line = Value::Object(std::mem::take(&mut message)).to_string();
     if forwardable_notification(&line) {
@@ -266,7 +266,7 @@ fn forwardable_notification(line: &str) -> bool {
 }
 
 /// A cancellation names the caller's id: rmcp gets one per request in flight under that id.
-fn cancellation(message: Map<String, Value>, in_flight: &InFlight) -> Verdict {
+fn cancellation(message: &Map<String, Value>, in_flight: &InFlight) -> Verdict {
     let Some(caller) = message
         .get("params")
         .and_then(|params| params.get("requestId"))
@@ -328,8 +328,14 @@ fn invalid_params(id: Value, method: &str, reason: &str) -> Verdict {
 
 /// A JSON-RPC error answer, members in the order rmcp writes them.
 fn answer(id: Value, code: i64, message: &str) -> Verdict {
-    let answer = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-    Verdict::Answer(answer.to_string())
+    let mut error = Map::new();
+    error.insert("code".to_owned(), Value::from(code));
+    error.insert("message".to_owned(), Value::from(message));
+    let mut answer = Map::new();
+    answer.insert("jsonrpc".to_owned(), Value::from("2.0"));
+    answer.insert("id".to_owned(), id);
+    answer.insert("error".to_owned(), Value::Object(error));
+    Verdict::Answer(Value::Object(answer).to_string())
 }
 
 #[cfg(test)]

@@ -141,20 +141,23 @@ where
         let mut running = std::pin::pin!(run_rmcp(server, rmcp_end));
         tokio::select! {
             // rmcp stopped on its own: the client's remaining input is not read.
-            served = &mut running => served.map(|_| ()),
+            outcome = &mut running => outcome,
             read = reading => {
                 let ended = read.is_ok();
                 match running.await {
                     // The input ended before a session began: a normal end, not a failure.
-                    Err(RmcpStop::Initialize(ServerInitializeError::ConnectionClosed(_)))
-                        if ended => Ok(()),
-                    served => served.map(|_| ()),
+                    Err(RmcpStop::Initialize(error))
+                        if ended && matches!(*error, ServerInitializeError::ConnectionClosed(_)) =>
+                    {
+                        Ok(())
+                    }
+                    outcome => outcome,
                 }
             }
         }
     };
-    let (served, (), written) = tokio::join!(serving, relaying, writing);
-    served.map_err(RmcpStop::into_serve_error)?;
+    let (outcome, (), written) = tokio::join!(serving, relaying, writing);
+    outcome.map_err(RmcpStop::into_serve_error)?;
     // A client that stopped reading is gone: not a failure of the server.
     match written {
         Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(ServeError(Box::new(error))),
@@ -164,14 +167,14 @@ where
 
 /// Why rmcp stopped with an error.
 enum RmcpStop {
-    Initialize(ServerInitializeError),
+    Initialize(Box<ServerInitializeError>),
     Running(tokio::task::JoinError),
 }
 
 impl RmcpStop {
     fn into_serve_error(self) -> ServeError {
         match self {
-            RmcpStop::Initialize(error) => ServeError(Box::new(error)),
+            RmcpStop::Initialize(error) => ServeError(error),
             RmcpStop::Running(error) => ServeError(Box::new(error)),
         }
     }
@@ -181,7 +184,7 @@ async fn run_rmcp<S: ServerHandler>(server: S, transport: DuplexStream) -> Resul
     let running = server
         .serve(transport)
         .await
-        .map_err(RmcpStop::Initialize)?;
+        .map_err(|error| RmcpStop::Initialize(Box::new(error)))?;
     running.waiting().await.map_err(RmcpStop::Running)?;
     Ok(())
 }
@@ -337,6 +340,23 @@ mod tests {
             lines_of(b"0123456789abc", 10).await,
             vec![(Line::TooLong, Vec::new())]
         );
+    }
+
+    #[test]
+    fn serving_is_a_send_future() {
+        fn send<T: Send>(_: &T) {}
+        let server = super::super::FusionServer::new("t", crate::ToolSet::new());
+        let future = serve_io(server, tokio::io::empty(), tokio::io::sink(), 10);
+        send(&future);
+    }
+
+    #[tokio::test]
+    async fn an_empty_input_ends_the_session_cleanly() {
+        let server = super::super::FusionServer::new("t", crate::ToolSet::new());
+        let mut output = Vec::new();
+        let outcome = serve_io(server, tokio::io::empty(), &mut output, 10).await;
+        assert!(outcome.is_ok(), "{outcome:?}");
+        assert!(output.is_empty());
     }
 
     #[test]

@@ -185,7 +185,7 @@ fn echoed(text: &str, quote: char, max: usize, ellipsis: &str) -> String {
                 out.push(c);
             }
             c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", u32::from(c)));
+                out.extend(format!("\\u{:04x}", u32::from(c)).chars());
             }
             c => out.push(c),
         }
