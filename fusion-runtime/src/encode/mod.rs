@@ -2,6 +2,7 @@
 //! the wire from forging a framework tag.
 //!
 //! - [`escape`]: the injection-safety rules of SPEC §5, in one place;
+//! - [`echo`]: caller input as the envelopes repeat it: quoted, on one line, cut;
 //! - [`json`]: the SPEC §3 JSON writer;
 //! - [`toon`]: the SPEC §9 TOON encoder and its compile-time path for models;
 //! - [`EncodeError`] (and its TOON detail [`ToonError`]): why a value could not be written.
@@ -9,6 +10,7 @@
 //! The encoders read models only through the model layer's traits and never know about
 //! responses: they turn values into text, and the response layer makes blocks of it.
 
+pub mod echo;
 mod error;
 pub mod escape;
 pub mod json;
