@@ -4,6 +4,7 @@ use std::collections::HashSet;
 use std::sync::{Mutex, PoisonError};
 
 use fusion_runtime::ToolError;
+use fusion_runtime::echo::Echo;
 use serde::Deserialize;
 
 use crate::models::{Invoice, Status};
@@ -72,7 +73,8 @@ impl Store {
 
 /// `NOT_FOUND` for an unknown or voided id.
 pub fn not_found(id: &str) -> ToolError {
-    ToolError::not_found(format!("Invoice \"{id}\" does not exist."))
+    // The id is the caller's: quoted, on one line and cut, as fusion echoes input.
+    ToolError::not_found(format!("Invoice {} does not exist.", Echo::NAME.quote(id)))
         .recovery("Call billing with action \"list_invoices\" to find valid ids.")
         .action("list_invoices")
 }

@@ -11,9 +11,11 @@
 //! | [`ToolResponse`], [`ResponseBuilder`], [`Suggestion`] | a tool result and its builder (SPEC §1, §2) |
 //! | [`success`], [`success_structured`], [`Json`], [`IntoToolResponse`] | answering a call (SPEC §11, §12) |
 //! | [`ToolError`], [`Severity`] | the `<tool_error>` envelope (SPEC §13) |
+//! | [`echo`] | caller input as envelopes repeat it: quoted, on one line, cut |
 //! | [`Selection`] | a call's `_select` (SPEC §7) |
 //! | [`EncodeError`], [`StructuredError`], [`WrapError`] | why a value did not become a response |
 //! | [`ui`] | UI blocks and their helpers (SPEC §4) |
+//! | [`content`] | image, audio and resource content after the text blocks |
 //! | [`present`](mod@present) | presenting by hand: `Presentation`, `Model`, `Format`, callback traits (SPEC §6–§8) |
 //! | [`tool`] | tool definitions, specs, `<validation_error>` and descriptions (SPEC §7, §10–§13) |
 //! | [`tokens`] | token counts: the fast estimate and the exact counter (feature `exact-tokens`) |
@@ -34,15 +36,14 @@ pub mod tool;
 #[doc(hidden)]
 pub mod __private;
 
-pub use encode::EncodeError;
-pub use encode::tokens;
+pub use encode::{EncodeError, echo, tokens};
 pub use model::Selection;
 pub use present::engine::Presenter;
 pub use response::{
     IntoToolResponse, Json, ResponseBuilder, Severity, StructuredError, Suggestion, ToolError,
     ToolResponse, WrapError, success, success_structured,
 };
-pub use response::{testing, toon, ui};
+pub use response::{content, testing, toon, ui};
 pub use tool::call::Call;
 pub use tool::input::Tool;
 pub use tool::tool_set::ToolSet;

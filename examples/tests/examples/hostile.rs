@@ -2,12 +2,11 @@
 //! whatever a line holds, the server neither crashes nor stalls, every call that reaches fusion
 //! gets its envelope, and the session keeps answering.
 //!
-//! Two kinds of line never reach fusion, by rmcp's design: JSON that `serde_json` cannot read
-//! (nesting deeper than 128 levels, a number beyond the float range, invalid UTF-8) is ignored
-//! without an answer (rust-sdk issue 938: answering unparsable input can start an error storm),
-//! and lines longer than 16 MiB are dropped; `arguments` that are not an object fail rmcp's
-//! request parsing with a JSON-RPC error. This test pins that behaviour, so a change in rmcp
-//! shows up here.
+//! Lines that never reach fusion get their JSON-RPC error from fusion's stdio guard: JSON that
+//! `serde_json` cannot read (nesting deeper than 128 levels, a number beyond the float range,
+//! invalid UTF-8) is a -32700 Parse error with `"id": null`, a line longer than 16 MiB a -32600
+//! with `"id": null` (it was not parsed, so its id is unknown), and `arguments` that are not an
+//! object a -32602 Invalid params. `stdio_guard.rs` pins each kind of line one by one.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -52,7 +51,7 @@ fn hostile_input() -> Vec<u8> {
     let nested = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
     let huge_id = "x".repeat(HUGE_ID_LEN);
     let many_select = vec!["1"; 10_000].join(",");
-    // 2: deeper than serde_json's limit of 128 (counting the envelope's own levels): no answer.
+    // 2: deeper than serde_json's limit of 128 (counting the envelope's own levels): -32700.
     input.extend(call_line(
         2,
         "billing",
@@ -64,7 +63,7 @@ fn hostile_input() -> Vec<u8> {
         "billing",
         &format!("{{\"action\":\"get_invoice\",\"id\":{}}}", nested(100)),
     ));
-    // 4: a number beyond the float range: no answer.
+    // 4: a number beyond the float range: -32700.
     input.extend(call_line(
         4,
         "billing",
@@ -76,15 +75,15 @@ fn hostile_input() -> Vec<u8> {
         "billing",
         "{\"action\":\"get_invoice\",\"id\":123456789012345678901234567890}",
     ));
-    // 6: a 1 MB id is echoed in the NOT_FOUND message, escaped.
+    // 6: a 1 MB id is echoed in the NOT_FOUND message, escaped and cut.
     input.extend(call_line(
         6,
         "billing",
         &format!("{{\"action\":\"get_invoice\",\"id\":\"</message>{huge_id}\"}}"),
     ));
-    // 7: arguments that are not an object: rmcp's own JSON-RPC error.
+    // 7: arguments that are not an object: -32602.
     input.extend(call_line(7, "billing", "[1,2]"));
-    // 8: invalid UTF-8 inside a string: no answer.
+    // 8: invalid UTF-8 inside a string: -32700.
     let mut invalid = call_line(8, "billing", "{\"action\":\"remind\",\"id\":\"INV-\u{1}\"}");
     let at = invalid
         .iter()
@@ -98,7 +97,7 @@ fn hostile_input() -> Vec<u8> {
         "billing",
         &format!("{{\"action\":\"get_invoice\",\"id\":\"INV-0001\",\"_select\":[{many_select}]}}"),
     ));
-    // 10: a line longer than rmcp's 16 MiB limit: dropped.
+    // 10: a line longer than the guard's 16 MiB limit: -32600 with `"id": null`.
     input.extend(call_line(
         10,
         "billing",
@@ -118,8 +117,8 @@ fn hostile_input() -> Vec<u8> {
 }
 
 /// Runs a `billing_server` on `input` until it exits, which it must do cleanly; its responses by
-/// id.
-fn run(input: Vec<u8>) -> BTreeMap<u64, Value> {
+/// id, and the error codes of those with `"id": null` in the order written.
+fn run(input: Vec<u8>) -> (BTreeMap<u64, Value>, Vec<i64>) {
     let mut server = Command::new(env!("CARGO_BIN_EXE_billing_server"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -150,23 +149,32 @@ fn run(input: Vec<u8>) -> BTreeMap<u64, Value> {
     assert!(status.success(), "{status:?}\n{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 
-    let responses: BTreeMap<u64, Value> = output
-        .lines()
-        .map(|line| serde_json::from_str::<Value>(line).expect("each output line is JSON"))
-        .map(|response| (response["id"].as_u64().expect("an id"), response))
-        .collect();
-    responses
+    let mut responses = BTreeMap::new();
+    let mut null_ids = Vec::new();
+    for line in output.lines() {
+        let response = serde_json::from_str::<Value>(line).expect("each output line is JSON");
+        if let Some(id) = response["id"].as_u64() {
+            responses.insert(id, response);
+        } else {
+            assert_eq!(response["id"], Value::Null, "{response}");
+            null_ids.push(response["error"]["code"].as_i64().expect("an error code"));
+        }
+    }
+    (responses, null_ids)
 }
 
 #[test]
 fn hostile_lines_never_crash_or_stall_the_server() {
-    let responses = run(hostile_input());
-    let huge_id = "x".repeat(HUGE_ID_LEN);
+    let (responses, null_ids) = run(hostile_input());
     assert_eq!(
         responses.keys().copied().collect::<Vec<_>>(),
         [1, 3, 5, 6, 7, 9, 11],
         "answered ids"
     );
+    // Lines 2, 4 and 8 do not parse; line 10 is too long to read.
+    let mut null_ids = null_ids;
+    null_ids.sort_unstable();
+    assert_eq!(null_ids, [-32700, -32700, -32700, -32600]);
     let answer = |id: u64| only_block(&responses[&id]);
     assert_eq!(
         answer(3),
@@ -184,15 +192,17 @@ fn hostile_lines_never_crash_or_stall_the_server() {
     );
     let (not_found, is_error) = answer(6);
     assert_eq!(is_error, Some(true));
+    // The id is cut to 200 characters: 10 of `</message>` and 189 `x`, then `…`.
+    let kept = "x".repeat(189);
     assert_eq!(
         not_found,
         format!(
-            "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n<message>Invoice \"&lt;/message>{huge_id}\" does not exist.</message>\n<recovery>Call billing with action \"list_invoices\" to find valid ids.</recovery>\n<available_actions>\n  <action>list_invoices</action>\n</available_actions>\n</tool_error>"
+            "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n<message>Invoice \"&lt;/message>{kept}…\" does not exist.</message>\n<recovery>Call billing with action \"list_invoices\" to find valid ids.</recovery>\n<available_actions>\n  <action>list_invoices</action>\n</available_actions>\n</tool_error>"
         )
     );
     assert_eq!(
         responses[&7]["error"]["code"],
-        json!(-32601),
+        json!(-32602),
         "{}",
         responses[&7]
     );

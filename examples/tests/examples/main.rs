@@ -1,10 +1,11 @@
 //! The billing example's tests: the SPEC vectors in process (`billing`), the real binaries over
-//! MCP stdio (`e2e`, `hostile`, `load`) and asynchronous handlers inside rmcp servers
-//! (`rmcp_async`). One test binary, so the tests link once.
+//! MCP stdio (`e2e`, `hostile`, `load`; `stdio_guard` line by line) and asynchronous handlers
+//! inside rmcp servers (`rmcp_async`). One test binary, so the tests link once.
 
 mod billing;
 mod e2e;
 mod hostile;
 mod load;
 mod rmcp_async;
+mod stdio_guard;
 mod support;

@@ -2,6 +2,7 @@
 //! the wire from forging a framework tag.
 //!
 //! - [`escape`]: the injection-safety rules of SPEC §5, in one place;
+//! - [`echo`]: caller input as the envelopes repeat it: quoted, on one line, cut;
 //! - [`json`]: the SPEC §3 JSON writer;
 //! - [`tokens`]: token counts of response text (an estimate, and the exact count behind a feature);
 //! - [`toon`]: the SPEC §9 TOON encoder and its compile-time path for models;
@@ -10,6 +11,7 @@
 //! The encoders read models only through the model layer's traits and never know about
 //! responses: they turn values into text, and the response layer makes blocks of it.
 
+pub mod echo;
 mod error;
 pub mod escape;
 pub mod json;

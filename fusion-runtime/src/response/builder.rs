@@ -245,6 +245,7 @@ impl ResponseBuilder {
             blocks,
             structured_content: structured,
             is_error: None,
+            contents: Vec::new(),
             view_data: data.view,
             view_parts: ViewParts {
                 ui: view_ui,

@@ -10,10 +10,15 @@
 //!     .into_response();
 //! assert_eq!(response.is_error(), Some(true));
 //! ```
+//!
+//! The toolkit's own envelopes repeat caller input only through [`Echo`] (quoted, on one line,
+//! cut); a message of the application's that repeats it should too:
+//! `format!("Invoice {} does not exist.", Echo::NAME.quote(id))`.
 
 use std::fmt;
 
 use super::tool_response::ToolResponse;
+use crate::encode::echo::Echo;
 use crate::encode::escape;
 
 /// How bad a `<tool_error>` is; `warning` answers with `isError: false` (SPEC §13.1).
@@ -215,10 +220,14 @@ impl ToolError {
         ToolResponse::error_block(self.render(), is_error)
     }
 
-    /// `UNKNOWN_TOOL`: the tool name is not registered (SPEC §13.3).
+    /// `UNKNOWN_TOOL`: the tool name is not registered (SPEC §13.3). The name is echoed as
+    /// [`Echo::NAME`] quotes it: escaped onto one line and cut past 200 characters.
     pub fn unknown_tool(name: &str) -> Self {
-        Self::new("UNKNOWN_TOOL", format!("Tool \"{name}\" does not exist."))
-            .recovery("Check the available tools via tools/list and call a valid one.")
+        Self::new(
+            "UNKNOWN_TOOL",
+            format!("Tool {} does not exist.", Echo::NAME.quote(name)),
+        )
+        .recovery("Check the available tools via tools/list and call a valid one.")
     }
 
     /// `MISSING_DISCRIMINATOR`: the arguments are not an object, or the discriminator is absent,
@@ -255,7 +264,8 @@ impl ToolError {
         .actions(actions)
     }
 
-    /// `UNKNOWN_ACTION`: the discriminator names no action.
+    /// `UNKNOWN_ACTION`: the discriminator names no action. The value sent is echoed as
+    /// [`Echo::NAME`] quotes it.
     pub fn unknown_action<I>(discriminator: &str, value: &str, actions: I) -> Self
     where
         I: IntoIterator,
@@ -263,7 +273,10 @@ impl ToolError {
     {
         Self::new(
             "UNKNOWN_ACTION",
-            format!("The {discriminator} \"{value}\" does not exist."),
+            format!(
+                "The {discriminator} {} does not exist.",
+                Echo::NAME.quote(value)
+            ),
         )
         .recovery("Choose a valid action from available_actions and call the tool again.")
         .actions(actions)

@@ -5,6 +5,7 @@
 //! - the list blocks and embed blocks (`blocks`), the de-duplicating rule and suggestion lists
 //!   (`lists`), the one data block [`Format`] (`format`);
 //! - [`ui`]: UI blocks and their helpers (SPEC §4);
+//! - [`content`]: image, audio and resource content after the text blocks;
 //! - the `<tool_error>` envelope, [`ToolError`] and [`Severity`] (`envelope`, SPEC §13);
 //! - [`success`], [`success_structured`] and the implicit wrapping of SPEC §12 (`wrap`), and the
 //!   TOON responses with the public face of the TOON encoder ([`toon`]);
@@ -14,6 +15,7 @@
 
 mod blocks;
 mod builder;
+pub mod content;
 mod envelope;
 mod format;
 mod lists;

@@ -1,15 +1,18 @@
 //! The tool response (SPEC §1): what a call answers with, and how it serializes.
 
 use serde::Serialize;
-use serde::ser::{SerializeMap, SerializeStruct};
+use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 
+use super::content::Content;
 use super::view::{TestingView, ViewData, ViewParts};
 
 /// One MCP tool result: ordered text blocks, optional `structuredContent`, the three-state
-/// `isError`, and a testing view that is never serialized (SPEC §1, §14).
+/// `isError`, and a testing view that is never serialized (SPEC §1, §14); optionally image,
+/// audio and resource content after the text blocks ([`crate::content`]).
 ///
 /// It serializes exactly as an MCP `CallToolResult`: members `content`, `structuredContent` (only
-/// when present) and `isError` (only when set), each block `{"type":"text","text":...}`.
+/// when present) and `isError` (only when set), each block `{"type":"text","text":...}`, then
+/// the other content blocks.
 ///
 /// ```
 /// use fusion_runtime::ResponseBuilder;
@@ -21,6 +24,8 @@ pub struct ToolResponse {
     pub(crate) blocks: Vec<String>,
     pub(crate) structured_content: Option<serde_json::Value>,
     pub(crate) is_error: Option<bool>,
+    /// Content blocks after the text blocks (see [`crate::content`]).
+    pub(crate) contents: Vec<Content>,
     pub(crate) view_data: ViewData,
     pub(crate) view_parts: ViewParts,
 }
@@ -32,6 +37,7 @@ impl ToolResponse {
             blocks: vec![text],
             structured_content: None,
             is_error: Some(is_error),
+            contents: Vec::new(),
             view_data: ViewData::Text(None),
             view_parts: ViewParts::default(),
         }
@@ -55,6 +61,19 @@ impl ToolResponse {
     /// `isError`: absent (`None`), `Some(true)` or `Some(false)`.
     pub fn is_error(&self) -> Option<bool> {
         self.is_error
+    }
+
+    /// The response with `content` after its text blocks (and after the content added before).
+    /// The text blocks do not change.
+    #[must_use]
+    pub fn with_content(mut self, content: impl Into<Content>) -> Self {
+        self.contents.push(content.into());
+        self
+    }
+
+    /// The content blocks after the text blocks, in wire order.
+    pub fn contents(&self) -> &[Content] {
+        &self.contents
     }
 
     /// The typed testing view (SPEC §14).
@@ -83,17 +102,25 @@ impl std::fmt::Debug for ToolResponse {
             .field("blocks", &self.blocks)
             .field("structured_content", &self.structured_content)
             .field("is_error", &self.is_error)
+            .field("contents", &self.contents)
             .finish_non_exhaustive()
     }
 }
 
 impl Serialize for ToolResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        struct Content<'a>(&'a [String]);
+        struct Blocks<'a>(&'a [String], &'a [Content]);
         struct TextBlock<'a>(&'a str);
-        impl Serialize for Content<'_> {
+        impl Serialize for Blocks<'_> {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.collect_seq(self.0.iter().map(|t| TextBlock(t)))
+                let mut blocks = serializer.serialize_seq(Some(self.0.len() + self.1.len()))?;
+                for text in self.0 {
+                    blocks.serialize_element(&TextBlock(text))?;
+                }
+                for content in self.1 {
+                    blocks.serialize_element(content)?;
+                }
+                blocks.end()
             }
         }
         impl Serialize for TextBlock<'_> {
@@ -108,7 +135,7 @@ impl Serialize for ToolResponse {
             + usize::from(self.structured_content.is_some())
             + usize::from(self.is_error.is_some());
         let mut result = serializer.serialize_struct("CallToolResult", len)?;
-        result.serialize_field("content", &Content(&self.blocks))?;
+        result.serialize_field("content", &Blocks(&self.blocks, &self.contents))?;
         if let Some(structured) = &self.structured_content {
             result.serialize_field("structuredContent", structured)?;
         }

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::encode::echo::Echo;
 use crate::encode::json::number_text;
 
 /// A JSON type name as SPEC §13.5 writes it.
@@ -69,13 +70,9 @@ impl fmt::Display for QuotedList<'_> {
     }
 }
 
-/// Texts longer than this many characters are shortened in SENT (SPEC §13.5).
-const SENT_MAX_CHARS: usize = 50;
-/// How many characters a shortened SENT keeps before `...`.
-const SENT_KEPT_CHARS: usize = 47;
-
-/// The SENT description of a JSON value (SPEC §13.5): `'text'` (shortened past 50 characters),
-/// a number's text, `true`/`false`/`null`, `an array of N items`, `an object`.
+/// The SENT description of a JSON value (SPEC §13.5): `'text'` (shortened past 50 characters,
+/// escaped onto one line as [`Echo::SENT`] quotes it), a number's text, `true`/`false`/`null`,
+/// `an array of N items`, `an object`.
 pub(crate) fn describe_sent(value: &serde_json::Value) -> String {
     use serde_json::Value;
     match value {
@@ -90,14 +87,7 @@ pub(crate) fn describe_sent(value: &serde_json::Value) -> String {
                 number_text(n.as_f64().unwrap_or(f64::NAN))
             }
         }
-        Value::String(s) => {
-            if s.chars().count() > SENT_MAX_CHARS {
-                let kept: String = s.chars().take(SENT_KEPT_CHARS).collect();
-                format!("'{kept}...'")
-            } else {
-                format!("'{s}'")
-            }
-        }
+        Value::String(s) => Echo::SENT.quote(s),
         Value::Array(items) if items.len() == 1 => "an array of 1 item".to_owned(),
         Value::Array(items) => format!("an array of {} items", items.len()),
         Value::Object(_) => "an object".to_owned(),

@@ -10,6 +10,7 @@ use super::definition::ToolDefinition;
 use super::problems::{Expected, JsonType, Problem, ProblemKind, describe_sent};
 use super::validate::{MAX_PROBLEMS, Path, Walker};
 use super::validation_error::ValidationError;
+use crate::encode::echo::{ECHO_MAX_CHARS, cut};
 use crate::model::Selection;
 use crate::response::{ToolError, ToolResponse};
 
@@ -209,7 +210,9 @@ pub(crate) fn read_typed<T: serde::de::DeserializeOwned>(
 ) -> Result<T, ToolResponse> {
     let sent = describe_sent(&arguments);
     serde_json::from_value::<T>(arguments).map_err(|error| {
-        let mut reason = error.to_string();
+        // serde's message may quote the input (`invalid value: string "…"`): cut it like
+        // echoed input, with room for serde's own words.
+        let mut reason = cut(&error.to_string(), 2 * ECHO_MAX_CHARS).into_owned();
         if let Some(first) = reason.chars().next() {
             reason = first.to_uppercase().chain(reason.chars().skip(1)).collect();
         }

@@ -15,10 +15,17 @@ pub(crate) const MAX_PROBLEMS: usize = 100;
 
 use super::problems::{Bound, Expected, JsonType, Problem, ProblemKind, describe_sent};
 use super::shape::{Extra, ObjectShape, Shape, ShapeId, Shapes, enum_text, float_bound};
+use crate::encode::echo::{ECHO_MAX_CHARS, cut};
 
 /// A path from the arguments' root: member names and element indexes.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Path(Vec<String>);
+
+/// A member name the caller chose, as a path segment: cut past [`ECHO_MAX_CHARS`] characters
+/// (the attribute it lands in escapes it), so a huge key cannot make a huge envelope.
+fn caller_key(name: &str) -> String {
+    cut(name, ECHO_MAX_CHARS).into_owned()
+}
 
 impl Path {
     fn child(&self, segment: impl Into<String>) -> Path {
@@ -197,7 +204,7 @@ impl Walker<'_> {
                     }
                     if !declared(name) {
                         out.push(Problem::new(
-                            path.child(name.clone()).render(),
+                            path.child(caller_key(name)).render(),
                             ProblemKind::UnknownField {
                                 valid: Self::valid_fields(object, path, also_valid),
                             },
@@ -211,7 +218,7 @@ impl Walker<'_> {
                         break;
                     }
                     if !declared(name) {
-                        self.check(shape, value, &path.child(name.clone()), out);
+                        self.check(shape, value, &path.child(caller_key(name)), out);
                     }
                 }
             }

@@ -697,7 +697,10 @@ fn route(definition: &ToolDefinition, arguments: Option<&Value>) -> Result<Strin
         Some(Value::String(key)) if keys.contains(key) => Ok(key.clone()),
         Some(Value::String(key)) => Err(error(
             "UNKNOWN_ACTION",
-            format!("The {discriminator} \"{key}\" does not exist."),
+            format!(
+                "The {discriminator} {} does not exist.",
+                harden_support::echoed_name(key)
+            ),
             "Choose a valid action from available_actions and call the tool again.".to_owned(),
         )),
         Some(other) => {

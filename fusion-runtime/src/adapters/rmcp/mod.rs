@@ -53,7 +53,7 @@ use rmcp::model::{
     JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::response::{IntoToolResponse, ToolError, ToolResponse};
@@ -62,22 +62,38 @@ use crate::tool::input::Tool;
 use crate::tool::tool_set::ToolSet;
 use crate::tool::{DefinitionError, ToolDefinition, ValidationError, report_to_stderr};
 
+mod classify;
+mod ids;
+mod stdio;
+pub use stdio::{MAX_LINE_BYTES, serve_io};
+
 impl From<ToolResponse> for CallToolResult {
-    /// The same result: text blocks in order, `structuredContent`, and `isError` absent,
-    /// `true` or `false` as fusion set it.
+    /// The same result: text blocks in order, then the other content blocks, `structuredContent`,
+    /// and `isError` absent, `true` or `false` as fusion set it.
     fn from(response: ToolResponse) -> Self {
         let ToolResponse {
             blocks,
+            contents,
             structured_content,
             is_error,
             ..
         } = response;
-        let mut result =
-            CallToolResult::success(blocks.into_iter().map(ContentBlock::text).collect());
+        let mut content: Vec<ContentBlock> = blocks.into_iter().map(ContentBlock::text).collect();
+        content.extend(contents.iter().filter_map(content_block));
+        let mut result = CallToolResult::success(content);
         result.structured_content = structured_content;
         result.is_error = is_error;
         result
     }
+}
+
+/// rmcp's block for a fusion content block, read from the JSON fusion writes for it, so both
+/// serialize the same. (rmcp reads every block fusion writes; one it could not would be left
+/// out rather than fail the call.)
+fn content_block(content: &crate::response::content::Content) -> Option<ContentBlock> {
+    serde_json::to_value(content)
+        .ok()
+        .and_then(|value| serde_json::from_value(value).ok())
 }
 
 impl IntoCallToolResult for ToolResponse {
@@ -325,17 +341,15 @@ impl std::error::Error for ServeError {
     }
 }
 
-/// Serves `server` over stdio until the client disconnects (needs a Tokio runtime).
+/// Serves `server` over stdio until the input ends (needs a Tokio runtime).
+///
+/// Input never stops the server: lines pass through fusion's stdio guard (see [`serve_io`]),
+/// which answers what does not parse, invalid requests and invalid params with JSON-RPC
+/// errors, drops notifications and responses rmcp must not see, and keeps requests that share
+/// an id apart. At the end of the input, the requests in flight are answered first.
 pub async fn serve_stdio(server: FusionServer) -> Result<(), ServeError> {
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| ServeError(Box::new(e)))?;
-    running
-        .waiting()
-        .await
-        .map_err(|e| ServeError(Box::new(e)))?;
-    Ok(())
+    let (stdin, stdout) = rmcp::transport::stdio();
+    serve_io(server, stdin, stdout, MAX_LINE_BYTES).await
 }
 
 /// Serves `server` over stdio on a single-threaded Tokio runtime of its own, until the client
@@ -388,6 +402,34 @@ mod tests {
         assert_eq!(
             wire(&result),
             r#"{"content":[{"type":"text","text":"{\n  \"count\": 3\n}"},{"type":"text","text":"<domain_rules>\n- r\n</domain_rules>"}],"structuredContent":{"count":3}}"#
+        );
+    }
+
+    #[test]
+    fn content_beyond_text_reaches_rmcp_as_fusion_writes_it() {
+        use crate::response::content::{Content, EmbeddedResource, ResourceLink};
+        let response = ResponseBuilder::text("see the chart")
+            .build()
+            .with_content(Content::image(b"\x89PNG", "image/png"))
+            .with_content(Content::audio_base64("UklGRg==", "audio/wav"))
+            .with_content(
+                ResourceLink::new("file:///r.pdf", "r.pdf")
+                    .title("Report")
+                    .description("The report")
+                    .mime_type("application/pdf")
+                    .size(7),
+            )
+            .with_content(
+                EmbeddedResource::text("billing://rules", "cents").mime_type("text/plain"),
+            )
+            .with_content(EmbeddedResource::blob("billing://logo", b"\x00\x01"));
+        let fusion = response.to_json();
+        let result = CallToolResult::from(response);
+        assert_eq!(result.content.len(), 6);
+        assert_eq!(wire(&result), fusion);
+        assert_eq!(
+            fusion,
+            r#"{"content":[{"type":"text","text":"see the chart"},{"type":"image","data":"iVBORw==","mimeType":"image/png"},{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"},{"type":"resource_link","uri":"file:///r.pdf","name":"r.pdf","title":"Report","description":"The report","mimeType":"application/pdf","size":7},{"type":"resource","resource":{"uri":"billing://rules","mimeType":"text/plain","text":"cents"}},{"type":"resource","resource":{"uri":"billing://logo","blob":"AAE="}}]}"#
         );
     }
 

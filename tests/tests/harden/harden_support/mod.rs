@@ -151,12 +151,46 @@ pub fn list_expected<S: AsRef<str>>(name: &str, items: &[S]) -> Block {
     }
 }
 
-/// SENT of SPEC §13.5 for a text, written from the SPEC alone: quoted, cut to 47 characters and
-/// `...` past 50.
+/// SENT of SPEC §13.5 for a text, written from the SPEC and `fusion_runtime::echo`'s
+/// documentation alone: quoted, cut to 47 characters and `...` past 50, escaped onto one line.
 pub fn sent_text(text: &str) -> String {
-    if text.chars().count() > 50 {
-        format!("'{}...'", text.chars().take(47).collect::<String>())
+    echoed(text, '\'', 50, "...")
+}
+
+/// A name or an action the caller sent, as envelopes echo it (`fusion_runtime::echo`): in
+/// double quotes, cut to 199 characters and `…` past 200, escaped onto one line.
+pub fn echoed_name(text: &str) -> String {
+    echoed(text, '"', 200, "…")
+}
+
+/// `text` between `quote`s: cut past `max` characters (keeping `max` minus the ellipsis's),
+/// then the quote, the backslash and every control character escaped (`\n`, `\r`, `\t`,
+/// `\u0007`; U+2028 and U+2029 too).
+fn echoed(text: &str, quote: char, max: usize, ellipsis: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let (kept, tail) = if chars.len() > max {
+        (&chars[..max - ellipsis.chars().count()], ellipsis)
     } else {
-        format!("'{text}'")
+        (&chars[..], "")
+    };
+    let mut out = String::from(quote);
+    for &c in kept {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
+                out.extend(format!("\\u{:04x}", u32::from(c)).chars());
+            }
+            c => out.push(c),
+        }
     }
+    out.push_str(tail);
+    out.push(quote);
+    out
 }

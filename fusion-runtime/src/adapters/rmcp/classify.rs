@@ -1,0 +1,343 @@
+//! What the stdio guard does with each line the client sends: forward it to rmcp, answer it
+//! itself, or drop it.
+//!
+//! rmcp 3.11 mishandles several kinds of input on stdio: it drops lines that are not JSON
+//! without an answer, answers malformed notifications, answers invalid requests without the
+//! `id` member JSON-RPC requires, answers bad `params` of a known method with -32601, ends
+//! the process on a notification or a response before `initialize`, and answers only one of
+//! several in-flight requests sharing an id. Rather than patch each case, every line passes
+//! through [`classify`], which checks it the way JSON-RPC 2.0 and MCP define, and forwards to
+//! rmcp only messages rmcp parses as what they are (it uses rmcp's own message type for that
+//! check), with the request id replaced by a unique internal one (see [`super::ids`]).
+//!
+//! The answers, all with the caller's `id` when it is a valid one and `"id": null` otherwise:
+//!
+//! | line | answer |
+//! |---|---|
+//! | not JSON: malformed, invalid UTF-8, a lone surrogate, nested deeper than 127 levels, a number out of range | -32700 Parse error, `"id": null` |
+//! | longer than the line limit, an array (batch), not an object, an `id` that is not a string or an integer, `jsonrpc` not `"2.0"`, `method` not a string, no `method`/`result`/`error` | -32600 Invalid Request |
+//! | a known method whose `params` do not fit it (`tools/call` without `name`, `arguments` not an object) | -32602 Invalid params |
+//! | a notification, well-formed or not | none (forwarded once the session has begun, else dropped) |
+//! | a response (the client answering the server) | none (forwarded once the session has begun, else dropped) |
+
+use ::rmcp::model::{
+    CallToolRequestParams, ClientJsonRpcMessage, ClientNotification, ClientRequest, GetMeta,
+    ProtocolVersion,
+};
+use serde_json::{Map, Value, json};
+
+use super::ids::InFlight;
+use crate::encode::echo::cut;
+
+/// JSON-RPC's code for a line that is not JSON.
+pub(super) const PARSE_ERROR: i64 = -32700;
+/// JSON-RPC's code for JSON that is not a valid request.
+pub(super) const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC's code for params that do not fit the method.
+pub(super) const INVALID_PARAMS: i64 = -32602;
+
+/// What to do with one line from the client.
+#[derive(Debug, PartialEq)]
+pub(super) enum Verdict {
+    /// Send these lines (the message, rewritten) to rmcp.
+    Forward(Vec<String>),
+    /// Send this JSON-RPC error answer to the client.
+    Answer(String),
+    /// Nothing: a notification or a response rmcp must not see, which JSON-RPC never answers.
+    Ignore,
+}
+
+/// Whether rmcp's session has begun: before, rmcp accepts only requests and ends on anything
+/// else, so notifications and responses are dropped.
+#[derive(Debug)]
+pub(super) struct Gate {
+    begun: bool,
+    supported: Vec<ProtocolVersion>,
+}
+
+impl Gate {
+    /// A gate for a server that supports the protocol versions `supported`.
+    pub(super) fn new(supported: Vec<ProtocolVersion>) -> Self {
+        Gate {
+            begun: false,
+            supported,
+        }
+    }
+
+    /// Notes a request forwarded to rmcp. rmcp reads its input in order, so whatever is
+    /// forwarded after a request that begins its session reaches it inside the session.
+    fn observe(&mut self, request: &ClientRequest) {
+        if self.begun {
+            return;
+        }
+        self.begun = match request {
+            ClientRequest::InitializeRequest(_) => true,
+            // Answered before the session, without beginning it.
+            ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => false,
+            // The stateless revision: a request with complete metadata begins the session, as
+            // rmcp decides it before `initialize`.
+            other => {
+                let meta = other.get_meta();
+                meta.missing_required_keys(&ProtocolVersion::V_2026_07_28)
+                    .is_empty()
+                    && meta
+                        .protocol_version()
+                        .is_some_and(|version| self.supported.contains(&version))
+            }
+        };
+    }
+}
+
+/// The request methods MCP defines, which rmcp parses into typed requests: one of these that
+/// rmcp could only parse as a custom request had `params` that do not fit.
+const MCP_REQUESTS: [&str; 18] = [
+    "initialize",
+    "ping",
+    "server/discover",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "resources/templates/list",
+    "subscriptions/listen",
+    "tools/call",
+    "tools/list",
+    "completion/complete",
+    "elicitation/create",
+    "logging/setLevel",
+    "roots/list",
+    "sampling/createMessage",
+];
+
+/// The notification methods MCP defines: one of these that rmcp could only parse as a custom
+/// notification is malformed, and dropped.
+const MCP_NOTIFICATIONS: [&str; 4] = [
+    "notifications/cancelled",
+    "notifications/initialized",
+    "notifications/progress",
+    "notifications/roots/list_changed",
+];
+
+/// The longest part of a parser's message an answer repeats (it may quote the input).
+const REASON_MAX_CHARS: usize = 200;
+
+/// Sorts one line (without its line break) from the client.
+pub(super) fn classify(line: &[u8], gate: &mut Gate, in_flight: &InFlight) -> Verdict {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Verdict::Ignore;
+    }
+    let message = match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(message)) => message,
+        Ok(Value::Array(_)) => {
+            return invalid_request(
+                Value::Null,
+                "batches are not supported: send one JSON-RPC message per line",
+            );
+        }
+        Ok(_) => return invalid_request(Value::Null, "a JSON-RPC message is a JSON object"),
+        Err(error) => {
+            return answer(
+                Value::Null,
+                PARSE_ERROR,
+                &format!("Parse error: {}", cut(&error.to_string(), REASON_MAX_CHARS)),
+            );
+        }
+    };
+    let has_id = message.contains_key("id");
+    match message.get("method") {
+        Some(Value::String(_)) if !has_id => notification(message, gate, in_flight),
+        Some(_) if !has_id => invalid_request(Value::Null, "`method` must be a string"),
+        Some(_) => request(message, gate, in_flight),
+        None if message.contains_key("result") || message.contains_key("error") => {
+            response(&message, gate)
+        }
+        None => invalid_request(
+            caller_id(&message).unwrap_or(Value::Null),
+            "a message has a `method` (a request or a notification) or a `result` or an `error` (a response)",
+        ),
+    }
+}
+
+/// The answer to a line longer than the guard reads (its id is unknown: it was not parsed).
+pub(super) fn too_long(max_line_bytes: usize) -> Verdict {
+    invalid_request(
+        Value::Null,
+        &format!("the line is longer than {max_line_bytes} bytes"),
+    )
+}
+
+/// The message's `id` when it is a valid one: a string or an integer.
+fn caller_id(message: &Map<String, Value>) -> Option<Value> {
+    match message.get("id")? {
+        id @ Value::String(_) => Some(id.clone()),
+        Value::Number(n) if n.is_i64() => Some(Value::Number(n.clone())),
+        _ => None,
+    }
+}
+
+fn request(mut message: Map<String, Value>, gate: &mut Gate, in_flight: &InFlight) -> Verdict {
+    let Some(caller) = caller_id(&message) else {
+        return invalid_request(Value::Null, "`id` must be a string or an integer");
+    };
+    if message.get("jsonrpc") != Some(&json!("2.0")) {
+        return invalid_request(caller, "`jsonrpc` must be \"2.0\"");
+    }
+    let Some(Value::String(method)) = message.get("method") else {
+        return invalid_request(caller, "`method` must be a string");
+    };
+    let method = method.clone();
+    if message.contains_key("result") || message.contains_key("error") {
+        return invalid_request(caller, "a request has no `result` and no `error`");
+    }
+    match message.get("params") {
+        None | Some(Value::Object(_)) => {}
+        // Some clients write `"params": null` for a method without params.
+        Some(Value::Null) => {
+            message.shift_remove("params");
+        }
+        Some(_) => return invalid_params(caller, &method, "`params` must be an object"),
+    }
+    let internal = in_flight.reserve();
+    message.insert("id".to_owned(), Value::from(internal));
+    let line = Value::Object(message).to_string();
+    match serde_json::from_str::<ClientJsonRpcMessage>(&line) {
+        Ok(ClientJsonRpcMessage::Request(parsed)) => {
+            if let ClientRequest::CustomRequest(custom) = &parsed.request
+                && MCP_REQUESTS.contains(&custom.method.as_str())
+            {
+                let reason = params_mismatch(&method, custom.params.as_ref());
+                return invalid_params(caller, &method, &reason);
+            }
+            gate.observe(&parsed.request);
+            in_flight.admit(internal, caller);
+            Verdict::Forward(vec![line])
+        }
+        Ok(_) => invalid_request(caller, "the message is not a request"),
+        Err(error) if MCP_REQUESTS.contains(&method.as_str()) => {
+            invalid_params(caller, &method, &error.to_string())
+        }
+        Err(error) => invalid_request(caller, &error.to_string()),
+    }
+}
+
+/// Why the `params` of the MCP request `method` do not fit it, as precisely as rmcp's types say.
+fn params_mismatch(method: &str, params: Option<&Value>) -> String {
+    let params = params.cloned().unwrap_or_else(|| Value::Object(Map::new()));
+    let typed = match method {
+        "tools/call" => serde_json::from_value::<CallToolRequestParams>(params).err(),
+        _ => None,
+    };
+    typed.map_or_else(
+        || "they do not fit the method".to_owned(),
+        |error| error.to_string(),
+    )
+}
+
+fn notification(mut message: Map<String, Value>, gate: &Gate, in_flight: &InFlight) -> Verdict {
+    if !gate.begun || message.get("jsonrpc") != Some(&json!("2.0")) {
+        return Verdict::Ignore;
+    }
+    if message.get("method") == Some(&json!("notifications/cancelled")) {
+        return cancellation(&message, in_flight);
+    }
+    let line = Value::Object(std::mem::take(&mut message)).to_string();
+    if forwardable_notification(&line) {
+        Verdict::Forward(vec![line])
+    } else {
+        Verdict::Ignore
+    }
+}
+
+/// Whether rmcp parses `line` as a notification, and as the one it names.
+fn forwardable_notification(line: &str) -> bool {
+    match serde_json::from_str::<ClientJsonRpcMessage>(line) {
+        Ok(ClientJsonRpcMessage::Notification(parsed)) => match parsed.notification {
+            ClientNotification::CustomNotification(custom) => {
+                !MCP_NOTIFICATIONS.contains(&custom.method.as_str())
+            }
+            _ => true,
+        },
+        _ => false,
+    }
+}
+
+/// A cancellation names the caller's id: rmcp gets one per request in flight under that id.
+fn cancellation(message: &Map<String, Value>, in_flight: &InFlight) -> Verdict {
+    let Some(caller) = message
+        .get("params")
+        .and_then(|params| params.get("requestId"))
+        .filter(|id| matches!(id, Value::String(_)) || id.is_i64())
+    else {
+        return Verdict::Ignore;
+    };
+    let lines: Vec<String> = in_flight
+        .cancel(caller)
+        .into_iter()
+        .map(|internal| {
+            let mut rewritten = message.clone();
+            if let Some(Value::Object(params)) = rewritten.get_mut("params") {
+                params.insert("requestId".to_owned(), Value::from(internal));
+            }
+            Value::Object(rewritten).to_string()
+        })
+        .filter(|line| forwardable_notification(line))
+        .collect();
+    if lines.is_empty() {
+        Verdict::Ignore
+    } else {
+        Verdict::Forward(lines)
+    }
+}
+
+fn response(message: &Map<String, Value>, gate: &Gate) -> Verdict {
+    if !gate.begun {
+        return Verdict::Ignore;
+    }
+    let line = Value::Object(message.clone()).to_string();
+    match serde_json::from_str::<ClientJsonRpcMessage>(&line) {
+        Ok(ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_)) => {
+            Verdict::Forward(vec![line])
+        }
+        _ => Verdict::Ignore,
+    }
+}
+
+fn invalid_request(id: Value, reason: &str) -> Verdict {
+    answer(
+        id,
+        INVALID_REQUEST,
+        &format!("Invalid Request: {}", cut(reason, REASON_MAX_CHARS)),
+    )
+}
+
+fn invalid_params(id: Value, method: &str, reason: &str) -> Verdict {
+    answer(
+        id,
+        INVALID_PARAMS,
+        &format!(
+            "Invalid params for {}: {}",
+            cut(method, REASON_MAX_CHARS),
+            cut(reason, REASON_MAX_CHARS)
+        ),
+    )
+}
+
+/// A JSON-RPC error answer, members in the order rmcp writes them.
+fn answer(id: Value, code: i64, message: &str) -> Verdict {
+    let mut error = Map::new();
+    error.insert("code".to_owned(), Value::from(code));
+    error.insert("message".to_owned(), Value::from(message));
+    let mut answer = Map::new();
+    answer.insert("jsonrpc".to_owned(), Value::from("2.0"));
+    answer.insert("id".to_owned(), id);
+    answer.insert("error".to_owned(), Value::Object(error));
+    Verdict::Answer(Value::Object(answer).to_string())
+}
+
+#[cfg(test)]
+#[path = "classify_tests.rs"]
+mod tests;
