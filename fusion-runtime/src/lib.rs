@@ -18,10 +18,13 @@
 //! | [`description`] | tool descriptions, plain and TOON layouts (SPEC §10) |
 //! | [`tool`] | tool definitions, argument validation, calls (SPEC §7, §10–§13) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
+//! | `http` | Streamable HTTP for the rmcp adapter (feature `http`) |
 
 pub mod description;
 pub mod error;
 pub mod escape;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod json;
 pub mod present;
 pub mod response;
