@@ -3,7 +3,7 @@
 //! ```text
 //! --http ADDR               serve Streamable HTTP on ADDR (such as 127.0.0.1:8080; port 0 = any free port)
 //! --sessions                rmcp's legacy session mode for clients before 2026-07-28 (default: stateless)
-//! --allow-origin ORIGIN     accept this Origin (repeatable; default: none, so any Origin gets 403)
+//! --allow-origin ORIGIN     accept this Origin (repeatable; default: loopback origins, others get 403)
 //! --allow-host HOST         accept this Host (repeatable; default: loopback names)
 //! --token-env VAR           require a bearer token, one of those in the environment variable VAR
 //! --token-file PATH         require a bearer token, one of the lines of PATH

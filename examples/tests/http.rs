@@ -334,6 +334,12 @@ fn a_foreign_origin_gets_403_and_no_origin_passes() {
         without.contains("Reminder queued for INV-0002."),
         "{without}"
     );
+    // By default, pages served from this machine pass and others do not.
+    let default = Server::start(&[]);
+    let local = post(&default, "Origin: http://localhost:6274\r\n", CALL);
+    assert_eq!(status(&local), "200", "{local}");
+    let foreign = post(&default, "Origin: http://evil.example\r\n", CALL);
+    assert_eq!(status(&foreign), "403", "{foreign}");
     // DNS rebinding: a loopback server reached under another name.
     let rebound = head(&server, "", CALL.len()).replacen(&server.address, "attacker.example", 1);
     let rebound = exchange(&server, format!("{rebound}{CALL}").as_bytes());

@@ -17,6 +17,16 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_MAX_CONCURRENT_REQUESTS: usize = 128;
 /// How long a shutdown waits for requests in flight when not set otherwise.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+/// The origins accepted when none are given and the server is bound to a loopback address:
+/// pages served from this machine (a DNS-rebinding page has a foreign origin).
+pub const LOOPBACK_ORIGINS: [&str; 6] = [
+    "http://localhost:*",
+    "http://127.0.0.1:*",
+    "http://[::1]:*",
+    "https://localhost:*",
+    "https://127.0.0.1:*",
+    "https://[::1]:*",
+];
 /// The response header that names the instance, when [`HttpConfig::instance`] is set.
 pub const INSTANCE_HEADER: &str = "fusion-instance";
 
@@ -27,7 +37,7 @@ pub const INSTANCE_HEADER: &str = "fusion-instance";
 /// | [`bind`](Self::bind) | `127.0.0.1:8080` (loopback only) |
 /// | [`path`](Self::path) | `/mcp` |
 /// | [`legacy_sessions`](Self::legacy_sessions) | off: stateless (protocol 2026-07-28); older clients are served statelessly too |
-/// | [`allow_origin`](Self::allow_origin) | none: a request with any `Origin` header gets 403; requests without one (non-browser clients) pass |
+/// | [`allow_origin`](Self::allow_origin) | bound to loopback: the loopback origins ([`LOOPBACK_ORIGINS`]); otherwise none. A request with another `Origin` gets 403; requests without one (non-browser clients) pass |
 /// | [`allow_host`](Self::allow_host) | loopback names only (`localhost`, `127.0.0.1`, `::1`): another `Host` gets 403 |
 /// | bearer tokens ([`bearer_token`](Self::bearer_token), [`bearer_tokens_from_env`](Self::bearer_tokens_from_env), [`bearer_tokens_from_file`](Self::bearer_tokens_from_file)) | none: no authentication |
 /// | [`max_body_bytes`](Self::max_body_bytes) | 4 MiB; a larger body gets 413 |
@@ -136,9 +146,9 @@ impl HttpConfig {
     }
 
     /// Accepts requests whose `Origin` is `origin` (a scheme, host and optional port, such as
-    /// `https://app.example.com` or `http://localhost:*`; `:*` matches any port). Browser-based
-    /// clients send an `Origin`; without an allowlist entry they get 403, which is what stops
-    /// DNS rebinding attacks on a local server.
+    /// `https://app.example.com` or `http://localhost:*`; `:*` matches any port), in place of
+    /// the default. Browser-based clients send an `Origin`; one not in the allowlist gets 403,
+    /// which is what stops DNS rebinding attacks on a local server.
     #[must_use]
     pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
         self.allowed_origins.push(origin.into());
@@ -276,6 +286,16 @@ impl HttpConfig {
     /// Whether legacy sessions are on.
     pub fn uses_legacy_sessions(&self) -> bool {
         self.legacy_sessions
+    }
+
+    /// The origins accepted: those allowed, or by default the loopback origins when bound to
+    /// a loopback address (and none otherwise).
+    pub(crate) fn origins(&self) -> Vec<String> {
+        if self.allowed_origins.is_empty() && self.bind.ip().is_loopback() {
+            LOOPBACK_ORIGINS.map(str::to_owned).to_vec()
+        } else {
+            self.allowed_origins.clone()
+        }
     }
 
     /// Checks the settings together before serving.

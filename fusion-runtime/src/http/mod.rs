@@ -4,8 +4,8 @@
 //!
 //! Stateless by default (protocol revision 2026-07-28: no session, so any instance behind a
 //! load balancer answers any request); rmcp's legacy session mode for older clients is
-//! [`HttpConfig::legacy_sessions`]. Safe by default: loopback only, any `Origin` refused
-//! unless allowed (DNS rebinding), optional bearer tokens, a body size limit, a request
+//! [`HttpConfig::legacy_sessions`]. Safe by default: loopback only, only loopback `Origin`s
+//! unless others are allowed (DNS rebinding), optional bearer tokens, a body size limit, a request
 //! timeout, a concurrency limit, and a graceful shutdown; see [`HttpConfig`] for each default.
 //!
 //! Two ways in:
@@ -51,6 +51,7 @@ use rmcp::ServerHandler;
 pub use config::{
     DEFAULT_BIND, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONCURRENT_REQUESTS, DEFAULT_PATH,
     DEFAULT_REQUEST_TIMEOUT, DEFAULT_SHUTDOWN_GRACE, HttpConfig, HttpError, INSTANCE_HEADER,
+    LOOPBACK_ORIGINS,
 };
 pub use serve::{HttpServer, serve_http_blocking};
 pub use service::{McpHttpService, ResponseBody};

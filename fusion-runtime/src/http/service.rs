@@ -79,7 +79,7 @@ impl<S: ServerHandler> McpHttpService<S> {
             // notifications first): simpler for clients and for proxies that buffer.
             .with_json_response(true)
             .with_max_request_body_bytes(config.max_body_bytes)
-            .with_allowed_origins(config.allowed_origins.iter().cloned())
+            .with_allowed_origins(config.origins())
             .enforce_origin_validation();
         if let Some(hosts) = &config.allowed_hosts {
             rmcp_config = if hosts.is_empty() {
