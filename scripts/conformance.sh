@@ -6,6 +6,7 @@
 # check: a new failure or a listed scenario that now passes both fail). Results in
 # docs/conformance.md; raw results in target/conformance/.
 #
+# `scripts/conformance.sh [sessions|stateless]` runs one mode only.
 # Needs `npm ci --prefix clients/http` (scripts/http-suite.sh does it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,9 @@ cargo build --quiet -p fusion-examples --bin conformance_server
 binary=target/debug/conformance_server
 status=0
 
-for mode in sessions stateless; do
+modes=("$@")
+[[ ${#modes[@]} -eq 0 ]] && modes=(sessions stateless)
+for mode in "${modes[@]}"; do
     flags=()
     [[ $mode == sessions ]] && flags=(--sessions)
     log=$(mktemp)
