@@ -20,20 +20,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-start() { # name -> prints host:port
-    "$binary" --http 127.0.0.1:0 --instance "$1" 2>"$work/$1.log" &
+address=""
+start() { # name: starts an instance, sets $address to its host:port
+    "$binary" --http 127.0.0.1:0 --instance "$1" >/dev/null 2>"$work/$1.log" &
     pids+=($!)
     for _ in $(seq 100); do
-        if grep -q 'http://' "$work/$1.log"; then
-            grep -o 'http://[^/ ]*' "$work/$1.log" | head -1 | sed 's|http://||'
-            return
-        fi
+        address=$(grep -o 'http://[^/ ]*' "$work/$1.log" | head -1 | sed 's|http://||' || true)
+        [[ -n $address ]] && return
         sleep 0.1
     done
-    echo "scale-out.sh: instance $1 did not start:" >&2; cat "$work/$1.log" >&2; exit 1
+    echo "scale-out.sh: instance $1 did not start:" >&2
+    cat "$work/$1.log" >&2
+    exit 1
 }
-a=$(start a)
-b=$(start b)
+start a
+a=$address
+start b
+b=$address
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$work/nginx"
 cat >"$work/nginx/nginx.conf" <<CONF
@@ -64,7 +67,7 @@ http {
     }
 }
 CONF
-"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
+"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" >/dev/null &
 pids+=($!)
 for _ in $(seq 100); do
     python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
