@@ -1,10 +1,12 @@
 //! The billing example's tests: the SPEC vectors in process (`billing`), the real binaries over
 //! MCP stdio (`e2e`, `hostile`, `load`) and asynchronous handlers inside rmcp servers
-//! (`rmcp_async`). One test binary, so the tests link once.
+//! (`rmcp_async`), and Streamable HTTP with the Python and TypeScript clients (`http`). One test
+//! binary, so the tests link once.
 
 mod billing;
 mod e2e;
 mod hostile;
+mod http;
 mod load;
 mod rmcp_async;
 mod support;
