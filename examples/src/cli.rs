@@ -23,8 +23,8 @@ use fusion_runtime::http::HttpConfig;
 pub enum Transport {
     /// MCP over stdin and stdout.
     Stdio,
-    /// Streamable HTTP.
-    Http(HttpConfig),
+    /// Streamable HTTP (boxed: a configuration is much larger than nothing).
+    Http(Box<HttpConfig>),
 }
 
 /// Reads the options above from `args` (without the program name). Errors say which option
@@ -73,7 +73,7 @@ pub fn transport(args: impl IntoIterator<Item = String>) -> Result<Transport, St
         };
     }
     Ok(if http {
-        Transport::Http(config)
+        Transport::Http(Box::new(config))
     } else {
         Transport::Stdio
     })

@@ -20,7 +20,7 @@ fn main() -> ExitCode {
         let server = FusionServer::new("billing", tools(app)?).version(env!("CARGO_PKG_VERSION"));
         match transport {
             Transport::Stdio => serve_stdio_blocking(server)?,
-            Transport::Http(config) => serve_http_blocking(server, config)?,
+            Transport::Http(config) => serve_http_blocking(server, *config)?,
         }
         Ok(())
     };

@@ -148,7 +148,7 @@ impl Conformance {
     ) -> Result<Option<CallToolResult>, ErrorData> {
         let text = |text: &str| json!({"type": "text", "text": text});
         let image = json!({"type": "image", "data": PNG, "mimeType": "image/png"});
-        let content = match &*request.name {
+        let blocks = match &*request.name {
             "test_image_content" => vec![image],
             "test_audio_content" => {
                 vec![json!({"type": "audio", "data": WAV, "mimeType": "audio/wav"})]
@@ -223,7 +223,7 @@ impl Conformance {
             "json_schema_2020_12_tool" => vec![text("json_schema_2020_12_tool called")],
             _ => return Ok(None),
         };
-        typed(json!({"content": content})).map(Some)
+        typed(json!({"content": blocks})).map(Some)
     }
 }
 
@@ -422,9 +422,9 @@ fn main() -> ExitCode {
         };
         match transport {
             Transport::Stdio => {
-                Err("the conformance suite tests Streamable HTTP: add --http 127.0.0.1:PORT")?
+                Err("the conformance suite tests Streamable HTTP: add --http 127.0.0.1:PORT")?;
             }
-            Transport::Http(config) => serve_http_blocking(server, config)?,
+            Transport::Http(config) => serve_http_blocking(server, *config)?,
         }
         Ok(())
     };

@@ -222,7 +222,9 @@ async fn run(
         // Calls spread evenly: client k makes calls k, k + clients, k + 2·clients, …
         let mine: Vec<usize> = (client..calls).step_by(clients).collect();
         tasks.spawn(async move {
-            let mut connection = Connection::open(&address).await.map_err(|e| e.to_string())?;
+            let mut connection = Connection::open(&address)
+                .await
+                .map_err(|e| e.to_string())?;
             let mut latencies = Vec::with_capacity(mine.len());
             for index in mine {
                 let case = &cases[index % cases.len()];

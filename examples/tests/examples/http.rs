@@ -1,6 +1,6 @@
 //! Streamable HTTP, end to end: the real `billing_server --http` on a free loopback port.
 //!
-//! - Clients no one here wrote, the official Python client (PyPI `mcp`) and the TypeScript SDK
+//! - Clients no one here wrote, the official Python client (the `PyPI` package `mcp`) and the TypeScript SDK
 //!   client (`@modelcontextprotocol/sdk`, installed in `clients/http` by `npm ci`), call every
 //!   billing action (`clients/http/calls.json`), stateless and in rmcp's legacy session mode;
 //!   every answer must equal the stdio server's answer to the same call sequence.
@@ -416,8 +416,8 @@ fn a_client_that_stops_sending_is_timed_out() {
     let response = read_all(&mut stream);
     assert!(!response.contains(" 200 "), "{response}");
     // The server still answers others.
-    let served = post(&server, "", CALL);
-    assert_eq!(status(&served), "200", "{served}");
+    let still_serving = post(&server, "", CALL);
+    assert_eq!(status(&still_serving), "200", "{still_serving}");
 }
 
 #[test]

@@ -398,7 +398,7 @@ mod tests {
     }
 
     #[test]
-    fn a_token_with_a_space_inside_is_refused_and_not_echoed_whole() {
+    fn a_token_with_a_quote_inside_is_refused_and_not_echoed_whole() {
         let error = HttpConfig::new().with_tokens(&["sec\"ret"], "the test");
         let message = error.err().map(|e| e.to_string()).unwrap_or_default();
         assert!(message.contains("characters a bearer token cannot carry"));

@@ -172,8 +172,8 @@ impl<S: ServerHandler> McpHttpService<S> {
         B::Error: Display,
     {
         let guard = &*self.guard;
-        if let Err(response) = guard.authorize(request.headers()) {
-            return response;
+        if let Some(refusal) = guard.refusal(request.headers()) {
+            return refusal;
         }
         if declared_length(request.headers()).is_some_and(|length| length > guard.max_body_bytes) {
             return too_large(guard.max_body_bytes);
@@ -214,12 +214,13 @@ impl<S: ServerHandler> McpHttpService<S> {
 }
 
 impl Guard {
-    fn authorize(&self, headers: &HeaderMap) -> Result<(), Response<ResponseBody>> {
+    /// The 401 answer to a request without an accepted bearer token; `None` when it may pass.
+    fn refusal(&self, headers: &HeaderMap) -> Option<Response<ResponseBody>> {
         if self.tokens.is_empty() {
-            return Ok(());
+            return None;
         }
         let Some(value) = headers.get(AUTHORIZATION) else {
-            return Err(unauthorized(
+            return Some(unauthorized(
                 "Bearer realm=\"mcp\"",
                 "Unauthorized: this MCP server needs a bearer token; send the header \
                  `Authorization: Bearer TOKEN`",
@@ -237,9 +238,9 @@ impl Guard {
             })
         });
         if valid {
-            Ok(())
+            None
         } else {
-            Err(unauthorized(
+            Some(unauthorized(
                 "Bearer realm=\"mcp\", error=\"invalid_token\"",
                 "Unauthorized: the bearer token is not one this server accepts; check the \
                  token configured in the client",
@@ -378,16 +379,24 @@ mod tests {
 
     #[test]
     fn bearer_tokens_are_checked() {
-        let guard = guard(&["old-token", "new-token"]);
-        assert!(guard.authorize(&headers(Some("Bearer new-token"))).is_ok());
-        assert!(guard.authorize(&headers(Some("Bearer old-token"))).is_ok());
+        let rotating = guard(&["old-token", "new-token"]);
+        assert!(
+            rotating
+                .refusal(&headers(Some("Bearer new-token")))
+                .is_none()
+        );
+        assert!(
+            rotating
+                .refusal(&headers(Some("Bearer old-token")))
+                .is_none()
+        );
         for wrong in [
             None,
             Some("Bearer nope"),
             Some("Basic new-token"),
             Some("Bearer "),
         ] {
-            let response = guard.authorize(&headers(wrong)).err();
+            let response = rotating.refusal(&headers(wrong));
             assert_eq!(
                 response.as_ref().map(Response::status),
                 Some(StatusCode::UNAUTHORIZED)
@@ -399,6 +408,6 @@ mod tests {
                 .unwrap_or_default();
             assert!(challenge.starts_with("Bearer realm=\"mcp\""), "{challenge}");
         }
-        assert!(super::guard(&[]).authorize(&headers(None)).is_ok());
+        assert!(guard(&[]).refusal(&headers(None)).is_none());
     }
 }
