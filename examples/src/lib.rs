@@ -14,6 +14,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod cli;
 pub mod models;
 pub mod store;
 pub mod token_corpus;

@@ -22,6 +22,7 @@
 //! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
 //! | [`testing`] | the testing view and assertions on it (SPEC §14) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
+//! | `http` | Streamable HTTP for the rmcp adapter (feature `http`) |
 //!
 //! Inside, the crate is six layers that import only downward: `model`, `encode`, `response`,
 //! `present`, `tool`, `adapters` (see `ARCHITECTURE.md` in the repository).
@@ -50,6 +51,9 @@ pub use tool::tool_set::ToolSet;
 
 #[cfg(feature = "rmcp")]
 pub use adapters::rmcp;
+
+#[cfg(feature = "http")]
+pub use adapters::http;
 
 #[cfg(feature = "derive")]
 pub use fusion_derive::{Presenter, Tool};
