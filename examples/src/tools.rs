@@ -193,5 +193,8 @@ pub fn tools(app: Arc<BillingApp>) -> Result<ToolSet, DefinitionError> {
     let stats = app.clone();
     ToolSet::new()
         .tool_async(move |action: Billing, call: Call| app.clone().answer(action, call))?
-        .tool(move |input: InvoiceStatsInput, _: &Call| stats.invoice_stats(&input))
+        .tool(move |input: InvoiceStatsInput, _: &Call| stats.invoice_stats(&input))?
+        // Until `#[derive(Presenter)]` sets `Model::DECLARES_UI`: `Invoice` declares UI (the
+        // gauge, the summary), so `billing` renders with the MCP Apps view.
+        .ui_app("billing")
 }

@@ -17,12 +17,14 @@
 //! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
 //! | [`description`] | tool descriptions, plain and TOON layouts (SPEC §10) |
 //! | [`tool`] | tool definitions, argument validation, calls (SPEC §7, §10–§13) |
+//! | [`mcp_app`] | the MCP Apps view that renders UI blocks for people |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 
 pub mod description;
 pub mod error;
 pub mod escape;
 pub mod json;
+pub mod mcp_app;
 pub mod present;
 pub mod response;
 #[cfg(feature = "rmcp")]

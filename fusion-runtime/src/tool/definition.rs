@@ -87,6 +87,7 @@ pub struct ToolDefinition {
     output_schema: Option<Map<String, Value>>,
     annotations: Option<Map<String, Value>>,
     shapes: Shapes,
+    pub(super) ui_app: bool,
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type
@@ -155,6 +156,13 @@ impl ToolDefinition {
     /// The MCP `annotations` (`destructiveHint`, `readOnlyHint`), if any applies.
     pub fn annotations(&self) -> Option<&Map<String, Value>> {
         self.annotations.as_ref()
+    }
+
+    /// Whether the tool's responses can carry UI blocks ([`ToolSpec::ui_app`],
+    /// [`Model::DECLARES_UI`](crate::Model::DECLARES_UI), [`ToolSet::ui_app`](super::ToolSet::ui_app)):
+    /// its `tools/list` entry then names the MCP Apps view ([`crate::mcp_app`]).
+    pub fn ui_app(&self) -> bool {
+        self.ui_app
     }
 
     /// The definition as the JSON object of a `tools/list` entry.
@@ -690,6 +698,12 @@ impl<'a> Builder<'a> {
             output_schema,
             annotations,
             shapes,
+            ui_app: self.spec.ui_app
+                || self
+                    .spec
+                    .actions
+                    .iter()
+                    .any(|(_, a)| a.returns.iter().any(|r| r.ui)),
         })
     }
 
