@@ -3,6 +3,7 @@
 //! Apps view renders all of them. `tasks_server` serves it over MCP stdio.
 
 use std::error::Error;
+use std::fmt::Write as _;
 use std::sync::{Mutex, PoisonError};
 
 use fusion_runtime::tool::{Call, DefinitionError, ToolSet};
@@ -145,13 +146,14 @@ impl Project {
                     TaskStatus::Doing => "active, ",
                     TaskStatus::Todo => "",
                 };
-                source.push_str(&format!(
+                let _ = write!(
+                    source,
                     "\n  {} :{state}{}, {}, {}",
                     label(&task.title),
                     task.id.replace(['-', ' '], "_").to_lowercase(),
                     task.start,
                     task.due
-                ));
+                );
             }
         }
         source

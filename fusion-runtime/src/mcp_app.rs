@@ -4,7 +4,7 @@
 //! reading the same text blocks.
 //!
 //! The document (`assets/mcp-app.html`) speaks the extension's postMessage protocol itself and
-//! loads its libraries (ECharts, Mermaid, marked, DOMPurify) from one CDN origin, each pinned to
+//! loads its libraries (`ECharts`, `Mermaid`, `marked`, `DOMPurify`) from one CDN origin, each pinned to
 //! a version and checked by its Subresource Integrity hash: [`RESOURCE_DOMAINS`] is that origin,
 //! declared in the resource's `_meta.ui.csp` so that hosts let the document load them.
 //!
