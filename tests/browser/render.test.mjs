@@ -4,7 +4,7 @@
 //
 //   cd tests/browser && npm ci && node --test
 //
-// Screenshots are written to target/screenshots/.
+// Screenshots are written to target/screenshots/; DUMP=1 prints each view's DOM and console errors.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -65,7 +65,7 @@ async function call(client, name, args) {
 }
 
 /** A page with the host, the view mounted in it and `result` handed over; resolves when drawn. */
-async function mount(result, { theme = "light", name } = {}) {
+async function mount(result, { theme = "light", name, tamper } = {}) {
   const context = await browser.newContext({ viewport: { width: WIDTH + 40, height: 900 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const errors = [];
@@ -77,8 +77,9 @@ async function mount(result, { theme = "light", name } = {}) {
     const library = libraries(resource.text).find((l) => l.src === url);
     if (library) {
       cdnRequests.push(url);
+      const bytes = npmFile(url);
       return route.fulfill({
-        body: npmFile(url),
+        body: tamper && url.includes(`/${tamper}@`) ? Buffer.concat([bytes, Buffer.from("\n;window.__pwned=1;")]) : bytes,
         contentType: "application/javascript",
         headers: { "access-control-allow-origin": "*" },
       });
@@ -313,6 +314,19 @@ describe("task tracker results: every other UI kind", () => {
     assert.equal(await raw.nth(1).locator("pre").textContent(), "```echarts\n{not json\n```");
     assert.match(await raw.nth(2).locator("pre").textContent(), /this is not a diagram <b>/);
     await shot();
+    await page.context().close();
+  });
+});
+
+describe("integrity", () => {
+  test("a library whose bytes differ from the pinned release is refused, and its blocks shown as text", async () => {
+    const result = await call(tasks, "tasks", { action: "get_task", id: "T-2" });
+    const { page, frame, errors, view } = await mount(result, { name: "tampered-library", tamper: "marked" });
+    const notes = frame.locator(".card[data-type=markdown]");
+    assert.match(await notes.locator(".note").textContent(), /^Shown as text: marked could not be loaded/);
+    assert.equal(await notes.locator("pre").textContent(), "Tokens, type scale and the button set.\n\n- colours\n- spacing\n- components");
+    assert.equal(await view.evaluate(() => window.__pwned), undefined, "the tampered script never ran");
+    assert.ok(errors.some((e) => /integrity/i.test(e)), "the browser reports the integrity failure");
     await page.context().close();
   });
 });
