@@ -4,7 +4,10 @@
 # screenshots and the npm packages of tests/browser (npm ci, from the lock file), then runs it
 # through cargo. Screenshots land in target/screenshots/.
 #
-#   bash scripts/browser-suite.sh
+#   bash scripts/browser-suite.sh            install, then run the browser test
+#   bash scripts/browser-suite.sh --install  install only (before `cargo test --workspace`, which
+#                                            runs the browser test too and, under CI=true, fails
+#                                            rather than skip when something is missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,4 +23,5 @@ command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs np
 dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || apt_install fonts-noto-color-emoji
 
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+[ "${1:-}" = "--install" ] && exit 0
 CI=true cargo test -p fusion-examples --test browser -- --nocapture
