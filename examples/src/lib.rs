@@ -16,6 +16,7 @@
 
 pub mod models;
 pub mod store;
+pub mod tasks;
 pub mod tools;
 
 pub use models::{Customer, Invoice, InvoiceLine, InvoiceRow, Status};

@@ -17,6 +17,7 @@
 //! | [`present`](mod@present) | presenting by hand: `Presentation`, `Model`, `Format`, callback traits (SPEC §6–§8) |
 //! | [`tool`] | tool definitions, specs, `<validation_error>` and descriptions (SPEC §7, §10–§13) |
 //! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
+//! | [`mcp_app`] | the MCP Apps view that renders UI blocks for people |
 //! | [`testing`] | the testing view and assertions on it (SPEC §14) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 //!
@@ -33,6 +34,7 @@ pub mod tool;
 #[doc(hidden)]
 pub mod __private;
 
+pub use adapters::mcp_app;
 pub use encode::EncodeError;
 pub use model::Selection;
 pub use present::engine::Presenter;
