@@ -102,9 +102,11 @@ impl ToolDefinition {
         self.annotations.as_ref()
     }
 
-    /// Whether the tool's responses can carry UI blocks ([`ToolSpec::ui_app`],
-    /// [`Model::DECLARES_UI`](crate::present::Model::DECLARES_UI), [`ToolSet::ui_app`](super::ToolSet::ui_app)):
-    /// its `tools/list` entry then names the MCP Apps view ([`crate::mcp_app`]).
+    /// Whether the tool's responses can carry UI blocks
+    /// ([`ToolSpec::ui_app`](super::ToolSpec::ui_app),
+    /// [`Model::DECLARES_UI`](crate::present::Model::DECLARES_UI),
+    /// [`ToolSet::ui_app`](crate::ToolSet::ui_app)): its `tools/list` entry then names the MCP
+    /// Apps view ([`crate::mcp_app`]).
     pub fn ui_app(&self) -> bool {
         self.ui_app
     }
