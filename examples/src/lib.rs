@@ -17,6 +17,7 @@
 pub mod cli;
 pub mod models;
 pub mod store;
+pub mod tasks;
 pub mod token_corpus;
 pub mod tools;
 

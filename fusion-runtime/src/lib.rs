@@ -20,6 +20,7 @@
 //! | [`tool`] | tool definitions, specs, `<validation_error>` and descriptions (SPEC §7, §10–§13) |
 //! | [`tokens`] | token counts: the fast estimate and the exact counter (feature `exact-tokens`) |
 //! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
+//! | [`mcp_app`] | the MCP Apps view that renders UI blocks for people |
 //! | [`testing`] | the testing view and assertions on it (SPEC §14) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 //! | `http` | Streamable HTTP for the rmcp adapter (feature `http`) |
@@ -37,6 +38,7 @@ pub mod tool;
 #[doc(hidden)]
 pub mod __private;
 
+pub use adapters::mcp_app;
 pub use encode::{EncodeError, echo, tokens};
 pub use model::Selection;
 pub use present::engine::Presenter;

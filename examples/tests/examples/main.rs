@@ -1,13 +1,16 @@
-//! The billing example's tests: the SPEC vectors in process (`billing`), the real binaries over
+//! The examples' tests: the billing SPEC vectors in process (`billing`), the real binaries over
 //! MCP stdio (`e2e`, `hostile`, `load`; `stdio_guard` line by line), asynchronous handlers
-//! inside rmcp servers (`rmcp_async`), and Streamable HTTP with the Python and TypeScript clients
-//! (`http`). One test binary, so the tests link once.
+//! inside rmcp servers (`rmcp_async`), Streamable HTTP with the Python and TypeScript clients
+//! (`http`), and the MCP Apps view served by `billing_server` and `tasks_server` (`mcp_app`) and
+//! rendered in headless Chromium (`browser`). One test binary, so the tests link once.
 
 mod billing;
+mod browser;
 mod e2e;
 mod hostile;
 mod http;
 mod load;
+mod mcp_app;
 mod rmcp_async;
 mod stdio_guard;
 mod support;

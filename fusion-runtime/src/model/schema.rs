@@ -40,6 +40,11 @@ pub trait Model: Serialize {
     /// The wire member names in declaration order (the `_select` names of this model).
     const WIRE_NAMES: &'static [&'static str];
 
+    /// Whether presenting this model can produce UI blocks (it declares `#[ui]` or
+    /// `#[collection_ui]`, or embeds a model that does): a tool that returns it carries the MCP
+    /// Apps view in `tools/list` (see [`crate::mcp_app`]).
+    const DECLARES_UI: bool = false;
+
     /// Writes the wire form keeping only the members in `selection` (redaction applied).
     fn serialize_selected<S: Serializer>(
         &self,

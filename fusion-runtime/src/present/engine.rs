@@ -95,23 +95,33 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     note = "derive `Presenter` on the field's type (with the parent's `#[presenter(context = ...)]`, or none), or remove `#[embed]` from the field"
 )]
 pub trait Embed<Ctx: ?Sized> {
+    /// Whether embedding this value can produce UI blocks: the embedded model's
+    /// [`Model::DECLARES_UI`], of which a parent's own is made.
+    const DECLARES_UI: bool = false;
+
     /// Presents the value as a child of the current item.
     fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>);
 }
 
 impl<T: Presenter<Ctx>, Ctx: ?Sized> Embed<Ctx> for [T] {
+    const DECLARES_UI: bool = T::DECLARES_UI;
+
     fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
         sink.collection(self, ctx);
     }
 }
 
 impl<T: Presenter<Ctx>, Ctx: ?Sized> Embed<Ctx> for Vec<T> {
+    const DECLARES_UI: bool = T::DECLARES_UI;
+
     fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
         sink.collection(self.as_slice(), ctx);
     }
 }
 
 impl<E: Embed<Ctx>, Ctx: ?Sized> Embed<Ctx> for Option<E> {
+    const DECLARES_UI: bool = E::DECLARES_UI;
+
     fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
         if let Some(value) = self {
             value.embed_into(ctx, sink);
@@ -120,18 +130,24 @@ impl<E: Embed<Ctx>, Ctx: ?Sized> Embed<Ctx> for Option<E> {
 }
 
 impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for Box<E> {
+    const DECLARES_UI: bool = E::DECLARES_UI;
+
     fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
         (**self).embed_into(ctx, sink);
     }
 }
 
 impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for std::sync::Arc<E> {
+    const DECLARES_UI: bool = E::DECLARES_UI;
+
     fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
         (**self).embed_into(ctx, sink);
     }
 }
 
 impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for &E {
+    const DECLARES_UI: bool = E::DECLARES_UI;
+
     fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
         (**self).embed_into(ctx, sink);
     }

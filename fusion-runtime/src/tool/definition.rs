@@ -42,6 +42,8 @@ pub struct ToolDefinition {
     pub(super) output_schema: Option<Map<String, Value>>,
     pub(super) annotations: Option<Map<String, Value>>,
     pub(super) shapes: Shapes,
+    /// The responses can carry UI blocks: the `tools/list` entry names the MCP Apps view.
+    pub(super) ui_app: bool,
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type
@@ -98,6 +100,15 @@ impl ToolDefinition {
     /// The MCP `annotations` (`destructiveHint`, `readOnlyHint`), if any applies.
     pub fn annotations(&self) -> Option<&Map<String, Value>> {
         self.annotations.as_ref()
+    }
+
+    /// Whether the tool's responses can carry UI blocks
+    /// ([`ToolSpec::ui_app`](super::ToolSpec::ui_app),
+    /// [`Model::DECLARES_UI`](crate::present::Model::DECLARES_UI),
+    /// [`ToolSet::ui_app`](crate::ToolSet::ui_app)): its `tools/list` entry then names the MCP
+    /// Apps view ([`crate::mcp_app`]).
+    pub fn ui_app(&self) -> bool {
+        self.ui_app
     }
 
     /// The definition as the JSON object of a `tools/list` entry.

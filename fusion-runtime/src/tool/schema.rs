@@ -247,6 +247,7 @@ impl<'a> Builder<'a> {
             output_schema,
             annotations,
             shapes,
+            ui_app: self.spec.renders_ui(),
         })
     }
 

@@ -31,6 +31,7 @@ pub struct ToolSpec {
     pub(crate) select: bool,
     pub(crate) output_schema: Option<Value>,
     pub(crate) actions: Vec<(ActionRef, ActionSpec)>,
+    pub(crate) ui_app: bool,
 }
 
 /// Which action an [`ActionSpec`] is about.
@@ -52,6 +53,7 @@ impl ToolSpec {
             select: false,
             output_schema: None,
             actions: Vec::new(),
+            ui_app: false,
         }
     }
 
@@ -82,6 +84,14 @@ impl ToolSpec {
     /// present (see [`ActionSpec::returns`]).
     pub fn select(mut self) -> Self {
         self.select = true;
+        self
+    }
+
+    /// Declares that the tool's responses can carry UI blocks, so that its `tools/list` entry
+    /// names the MCP Apps view ([`crate::mcp_app`]). Not needed when an action
+    /// [`returns`](ActionSpec::returns) a model that [declares UI](Model::DECLARES_UI).
+    pub fn ui_app(mut self) -> Self {
+        self.ui_app = true;
         self
     }
 
@@ -129,6 +139,16 @@ impl ToolSpec {
         self.actions.push((ActionRef::Position(position), action));
         self
     }
+
+    /// Whether the tool's responses can carry UI blocks: declared with [`ToolSpec::ui_app`], or
+    /// an action returns a model that [declares UI](Model::DECLARES_UI).
+    pub(crate) fn renders_ui(&self) -> bool {
+        self.ui_app
+            || self
+                .actions
+                .iter()
+                .any(|(_, action)| action.returns.iter().any(|r| r.ui))
+    }
 }
 
 /// The model of a structured action whose output schema is generated from it: any
@@ -162,6 +182,8 @@ pub(crate) struct Returned {
     pub(crate) names: &'static [&'static str],
     /// Presented as a collection ([`ActionSpec::returns_all`]).
     pub(crate) collection: bool,
+    /// Its presentation can produce UI blocks ([`Model::DECLARES_UI`]).
+    pub(crate) ui: bool,
 }
 
 impl ActionSpec {
@@ -181,6 +203,7 @@ impl ActionSpec {
         self.returns.push(Returned {
             names: M::WIRE_NAMES,
             collection: false,
+            ui: M::DECLARES_UI,
         });
         self
     }
@@ -191,6 +214,7 @@ impl ActionSpec {
         self.returns.push(Returned {
             names: M::WIRE_NAMES,
             collection: true,
+            ui: M::DECLARES_UI,
         });
         self
     }
@@ -200,6 +224,7 @@ impl ActionSpec {
         self.returns.push(Returned {
             names,
             collection: false,
+            ui: false,
         });
         self
     }

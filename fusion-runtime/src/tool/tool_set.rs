@@ -270,6 +270,22 @@ impl ToolSet {
         self
     }
 
+    /// Marks the tool `name` as one whose responses can carry UI blocks (see
+    /// [`ToolDefinition::ui_app`]), for a tool whose definition cannot say so itself.
+    ///
+    /// Fails when the set has no tool of that name.
+    pub fn ui_app(mut self, name: &str) -> Result<Self, DefinitionError> {
+        let entry = self
+            .entries
+            .iter_mut()
+            .find(|e| e.definition.name() == name);
+        let entry = entry.ok_or_else(|| {
+            DefinitionError::new(name, "it is not in this tool set: add it before `ui_app`")
+        })?;
+        Arc::make_mut(&mut entry.definition).ui_app = true;
+        Ok(self)
+    }
+
     /// The definitions, in the order the tools were added.
     pub fn definitions(&self) -> impl Iterator<Item = &ToolDefinition> {
         self.entries.iter().map(|e| &*e.definition)

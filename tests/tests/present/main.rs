@@ -1,7 +1,8 @@
 //! The presenter layer: `#[derive(Presenter)]` and what it generates (SPEC §6–§8): container
-//! options, rules, suggestions, UI blocks, embeds, redaction, `_select`, serde compatibility,
-//! hygiene and lints of the expansion. One test binary for the layer, so the tests link once.
+//! options, rules, suggestions, UI blocks (and `DECLARES_UI`), embeds, redaction, `_select`,
+//! serde compatibility, hygiene and lints of the expansion. One test binary for the layer, so the tests link once.
 
+mod declares_ui;
 mod embed;
 mod embed_static;
 mod hygiene;

@@ -4,9 +4,10 @@
 //!
 //! The scan reads every `*.rs` and `*.md` file under the crates, the tests, the examples and the
 //! fuzz targets, plus every `*.md` at the repository root (`README.md`, `ARCHITECTURE.md`, ...);
-//! build output (`target/`) and hidden directories are skipped. A citation is the section sign
-//! followed by a number (`5`, `5.5`, `5.5.1`). A range (two numbers joined by an en dash or a
-//! hyphen, the second section sign optional) cites every section between its ends when both ends
+//! build output (`target/`), installed npm packages (`node_modules/`, of the browser test) and
+//! hidden directories are skipped. A citation is the section sign followed by a number (`5`,
+//! `5.5`, `5.5.1`). A range (two numbers joined by an en dash or a hyphen, the second section
+//! sign optional) cites every section between its ends when both ends
 //! share a parent, and its two ends otherwise. In a list each member that carries its own section
 //! sign is a citation of its own; a bare dotted number after a comma or "and" (`6.4, 6.5`)
 //! continues the list. This file writes the section sign only as `\u{a7}`, so it cites nothing
@@ -179,7 +180,8 @@ fn headings(markdown: &str) -> Vec<Section> {
     found
 }
 
-/// Every `*.rs` and `*.md` file under `dir`, build output and hidden directories skipped.
+/// Every `*.rs` and `*.md` file under `dir`, build output, npm packages and hidden directories
+/// skipped.
 fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
@@ -189,7 +191,7 @@ fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for path in entries {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if path.is_dir() {
-            if name != "target" && !name.starts_with('.') {
+            if name != "target" && name != "node_modules" && !name.starts_with('.') {
                 source_files(&path, out);
             }
         } else if path

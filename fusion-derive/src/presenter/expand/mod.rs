@@ -248,6 +248,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         let field_enum = &self.model.field_enum;
         let name = &self.model.name;
         let serde_name = &self.model.serde_name;
+        let declares_ui = self.declares_ui();
         let mut skipped = Vec::new();
         let mut writes = Vec::new();
         let mut reads = Vec::new();
@@ -289,6 +290,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 const NAME: &'static #p::str = #name;
 
                 const WIRE_NAMES: &'static [&'static #p::str] = #field_enum::__FUSION_WIRE_NAMES;
+                #declares_ui
 
                 fn serialize_selected<__S: #p::serde::Serializer>(
                     &self,
@@ -392,6 +394,57 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
     }
 
+    /// `const DECLARES_UI` of the `Model` impl, when presenting the model can produce UI blocks
+    /// (what makes a tool that returns it name the MCP Apps view): its own UI declarations or
+    /// agent limit (the truncation summary is a UI block) make it `true`; otherwise each
+    /// embedded field's `Embed::DECLARES_UI` is or-ed in. Nothing (the default, `false`) when
+    /// neither applies.
+    ///
+    /// An embedded field whose type mentions a type parameter is left out (its `Embed` impl
+    /// would need a bound the `Model` impl cannot have), as is one that mentions the model
+    /// itself (a recursive model would make the constant depend on itself); for those,
+    /// `ToolSpec::ui_app()` says it by hand.
+    fn declares_ui(&self) -> TokenStream {
+        let p = &self.p;
+        let own = self.model.agent_limit.is_some()
+            || self.model.decls.iter().any(|decl| {
+                matches!(
+                    decl.kind,
+                    DeclKind::UiCall(_) | DeclKind::Markdown(_) | DeclKind::Summary(_)
+                )
+            });
+        if own {
+            return quote!(const DECLARES_UI: #p::bool = true;);
+        }
+        let ident = self.ident();
+        let self_ident = Ident::new("Self", ident.span());
+        // A child embedded here is presented with the parent's context; without a declared
+        // one, the child is a presenter for any context, `()` among them.
+        let ctx = self
+            .model
+            .context
+            .as_ref()
+            .map_or_else(|| quote!(()), |ty| quote!(#ty));
+        let children: Vec<TokenStream> = self
+            .model
+            .fields
+            .iter()
+            .filter(|field| {
+                field.embed
+                    && !super::ast::mentions(field.ty, &self.params)
+                    && !super::ast::mentions(field.ty, &[ident, &self_ident])
+            })
+            .map(|field| {
+                let ty = field.ty;
+                quote!(<#ty as #p::Embed<#ctx>>::DECLARES_UI)
+            })
+            .collect();
+        if children.is_empty() {
+            return quote!();
+        }
+        quote!(const DECLARES_UI: #p::bool = #(#children)||*;)
+    }
+
     /// `Embed<Ctx>`: a model field holding this model presents it as a single child.
     fn embed_impl(&self) -> TokenStream {
         let p = &self.p;
@@ -412,6 +465,8 @@ impl<'m, 'a> Gen<'m, 'a> {
         quote! {
             #[automatically_derived]
             impl #impl_generics #p::Embed<#ctx> for #ident #ty_generics #where_clause {
+                const DECLARES_UI: #p::bool = <Self as #p::Model>::DECLARES_UI;
+
                 fn embed_into(&self, __fusion_ctx: &#ctx, __fusion_sink: &mut #p::EmbedSink<'_>) {
                     __fusion_sink.single(self, __fusion_ctx);
                 }

@@ -41,6 +41,8 @@
 //! [`route_async`]) may await I/O; its future runs on the runtime like any other task, and a
 //! panic in it ends the call with `INTERNAL_ERROR`, as in a synchronous one.
 
+mod app;
+
 use std::borrow::Cow;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -50,7 +52,9 @@ use rmcp::handler::server::router::tool::ToolRoute;
 use rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    JsonObject, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -115,7 +119,8 @@ impl IntoCallToolResult for ValidationError {
 }
 
 impl From<&ToolDefinition> for rmcp::model::Tool {
-    /// The rmcp tool definition: name, description, `inputSchema`, `outputSchema`, annotations.
+    /// The rmcp tool definition: name, description, `inputSchema`, `outputSchema`, annotations,
+    /// and for a tool whose responses can carry UI blocks, the MCP Apps view in `_meta.ui`.
     fn from(definition: &ToolDefinition) -> Self {
         let mut tool = rmcp::model::Tool::new(
             definition.name().to_owned(),
@@ -134,6 +139,9 @@ impl From<&ToolDefinition> for rmcp::model::Tool {
                 None,
                 None,
             ));
+        }
+        if definition.ui_app() {
+            tool.meta = Some(app::tool_meta());
         }
         tool
     }
@@ -241,6 +249,10 @@ where
 
 /// An rmcp server for a [`ToolSet`]: `tools/list` and `tools/call`, announcing `name`.
 ///
+/// When a tool's responses can carry UI blocks ([`ToolDefinition::ui_app`]), the server also
+/// serves the MCP Apps view of [`crate::mcp_app`] (`resources/list`, `resources/read`, the
+/// resources capability) and names it in that tool's `_meta.ui.resourceUri`.
+///
 /// Calls are answered with [`ToolSet::call_async`], so asynchronous handlers are awaited on the
 /// server's runtime.
 pub struct FusionServer {
@@ -248,6 +260,7 @@ pub struct FusionServer {
     info: Implementation,
     instructions: Option<String>,
     listed: Vec<rmcp::model::Tool>,
+    ui_app: bool,
 }
 
 impl std::fmt::Debug for FusionServer {
@@ -263,11 +276,13 @@ impl FusionServer {
     /// A server named `name` (the `serverInfo.name` clients show) serving `tools`.
     pub fn new(name: impl Into<String>, tools: ToolSet) -> Self {
         let listed = tools.definitions().map(rmcp::model::Tool::from).collect();
+        let ui_app = tools.definitions().any(ToolDefinition::ui_app);
         FusionServer {
             tools,
             info: Implementation::new(name, env!("CARGO_PKG_VERSION")),
             instructions: None,
             listed,
+            ui_app,
         }
     }
 
@@ -293,8 +308,11 @@ impl FusionServer {
 
 impl ServerHandler for FusionServer {
     fn get_info(&self) -> ServerConfig {
-        let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.info.clone());
+        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+        if self.ui_app {
+            capabilities.resources = Some(ResourcesCapability::default());
+        }
+        let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         config.instructions.clone_from(&self.instructions);
         config
     }
@@ -305,6 +323,32 @@ impl ServerHandler for FusionServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(self.listed.clone()))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(if self.ui_app {
+            app::list()
+        } else {
+            ListResourcesResult::default()
+        })
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if !self.ui_app {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource `{}`: this server has none", request.uri),
+                None,
+            ));
+        }
+        app::read(&request.uri).map(ReadResourceResponse::from)
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
