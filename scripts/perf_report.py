@@ -155,7 +155,7 @@ def toon_table(results: dict) -> str:
         ("generic_encoder", "fusion TOON encoder"),
         ("toon_format_encode", "`toon-format` 0.7 `encode`"),
         ("serde_json_pretty", "`serde_json::to_string_pretty`"),
-        ("fusion_json", "fusion SPEC §3 JSON writer"),
+        ("fusion_json", "fusion wire format §3 JSON writer"),
     ):
         r = results[name]
         lines.append(f"| {label} | {fmt_time(r['min'])} / {fmt_time(r['median'])} |")

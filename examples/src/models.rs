@@ -9,7 +9,7 @@ use fusion_runtime::ui::{self, UiBlock, Width};
 use serde::{Deserialize, Serialize};
 
 // No doc comment on purpose: schemars would copy it into the description of every `status`
-// argument of the tools (SPEC §7.1 shows `status` as `For: list_invoices, export_invoices`).
+// argument of the tools (wire format §7.1 shows `status` as `For: list_invoices, export_invoices`).
 #[allow(
     missing_docs,
     reason = "a doc comment would become the `status` argument description"

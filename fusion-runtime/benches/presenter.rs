@@ -1,4 +1,4 @@
-//! Rendering whole responses of the billing models (SPEC semantics), in four cases, each with
+//! Rendering whole responses of the billing models (wire format semantics), in four cases, each with
 //! three contenders measured side by side in one run:
 //!
 //! - `derived`: the models with `#[derive(Presenter)]`;
@@ -7,7 +7,7 @@
 //! - `floor_pretty_json`: `serde_json::to_string_pretty` of the data block's value alone (the
 //!   wire form of the shown invoices; for `_select`, of the selected value), the cost of the
 //!   data with no blocks at all;
-//! - `spec_json_writer`: our SPEC §3 JSON writer (`fusion_runtime::testing::json::to_string`) on that
+//! - `spec_json_writer`: our wire format §3 JSON writer (`fusion_runtime::testing::json::to_string`) on that
 //!   same value, to tell the writer's share from the engine's;
 //! - `floor_all_json` (single invoices only): `serde_json::to_string_pretty` of the data block's
 //!   value and of the gauge's echarts config, built as the gauge callback builds it: all the

@@ -12,7 +12,7 @@ use divan::{Bencher, Divan};
 use fusion_runtime::tokens::{TokenTally, estimate};
 use fusion_runtime::toon::{self, ToonOptions};
 
-/// The billing fixture (120 invoices) as the SPEC §3 JSON writer writes it.
+/// The billing fixture (120 invoices) as the wire format §3 JSON writer writes it.
 static FIXTURE: LazyLock<serde_json::Value> = LazyLock::new(|| {
     serde_json::from_str(include_str!("../../examples/data/billing.json"))
         .expect("the billing fixture is valid JSON")

@@ -106,7 +106,7 @@ fn serde_json_pretty(bencher: Bencher<'_, '_>) {
     bencher.bench(|| serde_json::to_string_pretty(black_box(rows)).expect("rows serialize"));
 }
 
-/// The SPEC §3 JSON data block writer (`fusion_runtime::testing::json::to_string`).
+/// The wire format §3 JSON data block writer (`fusion_runtime::testing::json::to_string`).
 #[divan::bench]
 fn fusion_json(bencher: Bencher<'_, '_>) {
     let rows = &*ROWS;

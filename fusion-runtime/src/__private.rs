@@ -54,9 +54,9 @@ pub use crate::model::UnknownField;
 pub use crate::model::{field_named, parse_field, wire_name};
 // The field enum of a model whose derive failed (the fallback impls).
 pub use crate::model::NoField;
-// The mask of the plain `Serialize` impl, and the default censor's text (SPEC §8.1).
+// The mask of the plain `Serialize` impl, and the default censor's text (wire format §8.1).
 pub use crate::present::expansion::{ALL_FIELDS, REDACTED};
-// The censored value of an optional field (SPEC §8.3).
+// The censored value of an optional field (wire format §8.3).
 pub use crate::present::expansion::censor_option;
 // A field embedded with `#[embed]`, spanned at the field's type.
 pub use crate::present::expansion::embed;

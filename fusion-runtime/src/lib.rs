@@ -8,20 +8,20 @@
 //! |---|---|
 //! | [`Presenter`](trait@Presenter), [`Tool`](trait@Tool) | the derives and their traits |
 //! | [`ToolSet`], [`Call`] | the tools of a server, and the context of one call |
-//! | [`ToolResponse`], [`ResponseBuilder`], [`Suggestion`] | a tool result and its builder (SPEC §1, §2) |
-//! | [`success`], [`success_structured`], [`Json`], [`IntoToolResponse`] | answering a call (SPEC §11, §12) |
-//! | [`ToolError`], [`Severity`] | the `<tool_error>` envelope (SPEC §13) |
+//! | [`ToolResponse`], [`ResponseBuilder`], [`Suggestion`] | a tool result and its builder (wire format §1, §2) |
+//! | [`success`], [`success_structured`], [`Json`], [`IntoToolResponse`] | answering a call (wire format §11, §12) |
+//! | [`ToolError`], [`Severity`] | the `<tool_error>` envelope (wire format §13) |
 //! | [`echo`] | caller input as envelopes repeat it: quoted, on one line, cut |
-//! | [`Selection`] | a call's `_select` (SPEC §7) |
+//! | [`Selection`] | a call's `_select` (wire format §7) |
 //! | [`EncodeError`], [`StructuredError`], [`WrapError`] | why a value did not become a response |
-//! | [`ui`] | UI blocks and their helpers (SPEC §4) |
+//! | [`ui`] | UI blocks and their helpers (wire format §4) |
 //! | [`content`] | image, audio and resource content after the text blocks |
-//! | [`present`](mod@present) | presenting by hand: `Presentation`, `Model`, `Format`, callback traits (SPEC §6–§8) |
-//! | [`tool`] | tool definitions, specs, `<validation_error>` and descriptions (SPEC §7, §10–§13) |
+//! | [`present`](mod@present) | presenting by hand: `Presentation`, `Model`, `Format`, callback traits (wire format §6–§8) |
+//! | [`tool`] | tool definitions, specs, `<validation_error>` and descriptions (wire format §7, §10–§13) |
 //! | [`tokens`] | token counts: the fast estimate and the exact counter (feature `exact-tokens`) |
-//! | [`toon`] | the TOON encoder and TOON responses (SPEC §9) |
+//! | [`toon`] | the TOON encoder and TOON responses (wire format §9) |
 //! | [`mcp_app`] | the MCP Apps view that renders UI blocks for people |
-//! | [`testing`] | the testing view and assertions on it (SPEC §14) |
+//! | [`testing`] | the testing view and assertions on it (wire format §14) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 //! | `http` | Streamable HTTP for the rmcp adapter (feature `http`) |
 //!

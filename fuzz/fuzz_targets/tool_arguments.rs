@@ -1,6 +1,6 @@
 //! Arbitrary bytes as tool arguments: the first byte picks the tool (and whether the arguments
 //! are absent), the rest is read as JSON. Whatever it holds, the call must answer with the
-//! handler's response or an error envelope (SPEC §13.8): no panic, no `INTERNAL_ERROR`, and no
+//! handler's response or an error envelope (wire format §13.8): no panic, no `INTERNAL_ERROR`, and no
 //! validation error that comes from serde refusing what the argument walker accepted.
 //!
 //! Tools: the billing example's `billing` and `invoice_stats` with their real handlers, and

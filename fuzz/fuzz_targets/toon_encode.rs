@@ -1,6 +1,6 @@
 //! Arbitrary bytes as a JSON value, encoded as TOON: the first byte picks the delimiter and the
 //! indentation, the rest is read as JSON. The encoder must not panic, its text must hold no
-//! framework tag start (SPEC §5.7), and `toon-format`'s decoder (an independent TOON v4
+//! framework tag start (wire format §5.7), and `toon-format`'s decoder (an independent TOON v4
 //! implementation) must read the value back (JSON-model equality, TOON spec §2). The TOON
 //! response of the same value must build too.
 

@@ -1,11 +1,11 @@
-//! A reference parser of the fusion wire format, written from SPEC §2, §4, §5 and §13 alone.
+//! A reference parser of the fusion wire format, written from wire format §2, §4, §5 and §13 alone.
 //!
 //! It reads the concatenated text of a response's blocks (joined by LF, as a model reads them)
 //! and recovers the blocks, their attributes and their list items. It shares no code with the
 //! runtime on purpose: the hardening properties check that whatever strings a response was made
 //! of, this parser recovers exactly the structure the toolkit meant to emit.
 
-/// The framework element names of SPEC §5.1.
+/// The framework element names of wire format §5.1.
 const NAMES: [&str; 14] = [
     "ui_passthrough",
     "llm_directives",
@@ -34,7 +34,7 @@ pub struct TagStart {
     pub name: &'static str,
 }
 
-/// Every framework tag start of `text`, in order (SPEC §5.1).
+/// Every framework tag start of `text`, in order (wire format §5.1).
 pub fn tag_starts(text: &str) -> Vec<TagStart> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
@@ -76,7 +76,7 @@ pub enum Block {
     List {
         /// `llm_directives`, `domain_rules` or `action_suggestions`.
         name: String,
-        /// The item bodies, as written after SPEC §5.3.
+        /// The item bodies, as written after wire format §5.3.
         items: Vec<String>,
     },
     /// A `<tool_error>` envelope, element texts decoded.
@@ -121,7 +121,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, ParseError> {
     Err(ParseError(message.into()))
 }
 
-/// Decodes XML attribute entities (the ones SPEC §5.2 writes).
+/// Decodes XML attribute entities (the ones wire format §5.2 writes).
 pub fn decode_attribute(value: &str) -> String {
     value
         .replace("&quot;", "\"")
@@ -134,7 +134,7 @@ pub fn decode_attribute(value: &str) -> String {
         .replace("&amp;", "&")
 }
 
-/// Decodes SPEC §5.8 element content (`&lt;` and `&amp;`).
+/// Decodes wire format §5.8 element content (`&lt;` and `&amp;`).
 pub fn decode_element(text: &str) -> String {
     // `&amp;lt;` must become `&lt;`, so `&lt;` is decoded first, then `&amp;`.
     let mut out = String::with_capacity(text.len());
@@ -265,10 +265,10 @@ pub fn parse(text: &str) -> Result<Vec<Block>, ParseError> {
     Ok(blocks)
 }
 
-/// Splits a list block's inner text into item bodies (SPEC §2.3, §5.4).
+/// Splits a list block's inner text into item bodies (wire format §2.3, §5.4).
 fn parse_items(inner: &str) -> Result<Vec<String>, ParseError> {
     let mut items: Vec<String> = Vec::new();
-    // Lines are split at LF and at lone CR, as SPEC §5.4 indents after both.
+    // Lines are split at LF and at lone CR, as wire format §5.4 indents after both.
     let mut lines: Vec<(&str, &str)> = Vec::new(); // (line, the break that ended it)
     let mut start = 0;
     let bytes = inner.as_bytes();

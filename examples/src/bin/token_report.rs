@@ -5,10 +5,10 @@
 //!
 //! Datasets: the 120 invoices of the billing fixture in their wire form (customer email
 //! redacted, `internal_margin_bps` absent), the same 120 as flat `InvoiceRow`s, and 10,000
-//! `InvoiceRow`s made by cycling the fixture with new ids. Formats: the SPEC §3 pretty JSON data
+//! `InvoiceRow`s made by cycling the fixture with new ids. Formats: the wire format §3 pretty JSON data
 //! block, compact JSON, the TOON response block (pipe delimiter, `toon_success`), and the pretty
 //! JSON data block under `_select` of 2 and of 3 fields (the selected fields of each item, in
-//! declaration order, as SPEC §7 writes them).
+//! declaration order, as wire format §7 writes them).
 //!
 //! Whole responses: `get_invoice` for the first invoice (INV-0001) and `list_invoices` (agent
 //! limit 50), each presented with the JSON data block and with the TOON data block
@@ -59,7 +59,7 @@ fn blocks<T: Model>(
 ) -> Result<Vec<Block>, Box<dyn std::error::Error>> {
     let mut blocks = vec![
         Block {
-            format: "pretty JSON (SPEC §3 data block)".into(),
+            format: "pretty JSON (wire format §3 data block)".into(),
             text: fusion_runtime::testing::json::to_string(items)?,
         },
         Block {

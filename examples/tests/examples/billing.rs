@@ -1,4 +1,4 @@
-//! The billing vectors of SPEC §16 (V33, V53, V54, V65, V70–V77), called in process on a fresh
+//! The billing vectors of wire format §16 (V33, V53, V54, V65, V70–V77), called in process on a fresh
 //! store. `e2e.rs` checks the same answers over MCP stdio against the real `billing_server`.
 
 use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! End to end: the real `billing_server` (and `counter_server`) binaries, driven over MCP stdio
-//! by rmcp's client. Every call is checked against exact text: the SPEC vectors' listings
+//! by rmcp's client. Every call is checked against exact text: the wire format vectors' listings
 //! (shared with `billing.rs`) or committed insta snapshots.
 
 use crate::support;
@@ -49,7 +49,7 @@ impl Session {
             .expect("tools/call answers")
     }
 
-    /// The result in the notation of SPEC §16 (plus `structuredContent` when present).
+    /// The result in the notation of wire format §16 (plus `structuredContent` when present).
     async fn call(&self, name: &str, arguments: Value) -> String {
         let result = self.result(name, arguments).await;
         let mut out = support::listing(result.is_error, &texts(&result));

@@ -6,7 +6,7 @@
 //! `VmRSS` and `VmHWM` after each phase) are printed; run with `--nocapture` to see them.
 //!
 //! The calls cycle through a fixed mix: every read action of `billing` with and without `_select`
-//! (the unfiltered list is the SPEC V75 response of 32 KB), `remind` on paid and open invoices,
+//! (the unfiltered list is the wire format V75 response of 32 KB), `remind` on paid and open invoices,
 //! `invoice_stats`, and routing and validation errors. No call voids an invoice, so every
 //! response is the same on every cycle.
 

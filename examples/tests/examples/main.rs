@@ -1,4 +1,4 @@
-//! The examples' tests: the billing SPEC vectors in process (`billing`), the real binaries over
+//! The examples' tests: the billing wire format vectors in process (`billing`), the real binaries over
 //! MCP stdio (`e2e`, `hostile`, `load`; `stdio_guard` line by line), asynchronous handlers
 //! inside rmcp servers (`rmcp_async`), Streamable HTTP with the Python and TypeScript clients
 //! (`http`), and the MCP Apps view served by `billing_server` and `tasks_server` (`mcp_app`) and

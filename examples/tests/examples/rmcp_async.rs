@@ -1,7 +1,7 @@
 //! Asynchronous fusion handlers inside rmcp servers, in process (rmcp's client and server over
 //! an in-memory duplex pipe): `route_async` in a `#[tool_router]` server and `tool_async` in a
 //! `FusionServer`. A handler that awaits answers; one that fails or panics while its future is
-//! polled answers `INTERNAL_ERROR` (SPEC §13.7) and the server keeps serving.
+//! polled answers `INTERNAL_ERROR` (wire format §13.7) and the server keeps serving.
 
 use fusion_runtime::rmcp::FusionServer;
 use fusion_runtime::{Call, ToolSet};

@@ -370,7 +370,7 @@ fn a_huge_tool_name_gets_a_small_answer() {
         call_text(&answer, &json!(1)),
         format!(
             "<tool_error code=\"UNKNOWN_TOOL\" severity=\"error\">\n<message>Tool \"{}…\" does not exist.</message>\n<recovery>Check the available tools via tools/list and call a valid one.</recovery>\n</tool_error>",
-            // `&` is written `&amp;` in element content (SPEC §5.8).
+            // `&` is written `&amp;` in element content (wire format §5.8).
             "&amp;".repeat(199)
         )
     );

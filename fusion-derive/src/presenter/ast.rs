@@ -73,7 +73,7 @@ pub enum Format {
     Toon,
 }
 
-/// What replaces a redacted value (SPEC §8.1).
+/// What replaces a redacted value (wire format §8.1).
 pub enum Censor {
     /// `"[REDACTED]"`.
     Default,

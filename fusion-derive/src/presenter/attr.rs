@@ -97,7 +97,7 @@ pub struct RedactAttr {
     pub censor: Censor,
 }
 
-/// What replaces a redacted value (SPEC §8.1), as written.
+/// What replaces a redacted value (wire format §8.1), as written.
 pub enum Censor {
     /// `"[REDACTED]"`.
     Default,

@@ -1,5 +1,5 @@
 //! Rules that span several attributes or fields: template placeholders against the fields,
-//! redaction against templates (SPEC §8.6), conflicting field attributes, colliding names.
+//! redaction against templates (wire format §8.6), conflicting field attributes, colliding names.
 
 use proc_macro2::Span;
 use syn::Ident;

@@ -52,7 +52,7 @@ pub fn structured(structured: Option<Span>, returns: Option<&Returns>, errors: &
         errors.at(
             span,
             format!(
-                "a collection cannot be structured content: `structuredContent` is a JSON object and a collection's root is a list (SPEC §11.2); remove `structured`, or return a single value: `returns = {}`",
+                "a collection cannot be structured content: `structuredContent` is a JSON object and a collection's root is a list (wire format §11.2); remove `structured`, or return a single value: `returns = {}`",
                 quote::ToTokens::to_token_stream(model)
             ),
         );

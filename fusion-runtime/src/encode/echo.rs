@@ -40,7 +40,7 @@ impl Echo {
         ellipsis: "…",
     };
 
-    /// A text value in a "You sent" detail (SPEC §13.5): in single quotes, cut past 50
+    /// A text value in a "You sent" detail (wire format §13.5): in single quotes, cut past 50
     /// characters to its first 47 and `...`.
     pub const SENT: Echo = Echo {
         quote: '\'',
@@ -118,7 +118,7 @@ mod tests {
         let long = "&".repeat(15_000_000);
         let quoted = Echo::NAME.quote(&long);
         assert_eq!(quoted, format!("\"{}…\"", "&".repeat(ECHO_MAX_CHARS - 1)));
-        // The SPEC §13.5 rule for SENT: more than 50 characters keep 47 and `...`.
+        // The wire format §13.5 rule for SENT: more than 50 characters keep 47 and `...`.
         assert_eq!(
             Echo::SENT.quote(&"x".repeat(51)),
             format!("'{}...'", "x".repeat(47))

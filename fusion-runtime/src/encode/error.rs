@@ -1,8 +1,8 @@
 //! The errors of the encoders: [`EncodeError`], the one error of writing a data block, and
 //! [`ToonError`], what the TOON encoder reports in detail (an [`EncodeError`] can carry one).
 
-/// Why a value could not be written as a data block: as JSON (SPEC §3) or, for a TOON data block
-/// (SPEC §9), as TOON.
+/// Why a value could not be written as a data block: as JSON (wire format §3) or, for a TOON data block
+/// (wire format §9), as TOON.
 ///
 /// `Serialize` values that fail: a map whose keys are not strings (or integers, booleans or
 /// finite floats, which are written as strings), or a `Serialize` impl that reports an error of
@@ -13,7 +13,7 @@ pub struct EncodeError(Inner);
 #[derive(Debug)]
 enum Inner {
     Json(serde_json::Error),
-    /// A TOON data block (SPEC §9) that could not be written; only presenters with the TOON
+    /// A TOON data block (wire format §9) that could not be written; only presenters with the TOON
     /// format report it here, so that `Presentation::build` keeps one error type.
     Toon(ToonError),
 }

@@ -1,12 +1,12 @@
-//! Injection safety (SPEC §5): the one place every text that reaches the wire goes through.
+//! Injection safety (wire format §5): the one place every text that reaches the wire goes through.
 //!
-//! Each function here implements one rule of SPEC §5 and nothing else, so the property tests of
+//! Each function here implements one rule of wire format §5 and nothing else, so the property tests of
 //! the hardening suite can target them directly. They never panic and never allocate when the
 //! input needs no change (they return [`Cow::Borrowed`]).
 
 use std::borrow::Cow;
 
-/// The framework element names of SPEC §5.1, lowercase.
+/// The framework element names of wire format §5.1, lowercase.
 pub const FRAMEWORK_NAMES: [&str; 14] = [
     "ui_passthrough",
     "llm_directives",
@@ -24,7 +24,7 @@ pub const FRAMEWORK_NAMES: [&str; 14] = [
     "field",
 ];
 
-/// Whether the `<` at byte `at` of `text` starts a framework tag (SPEC §5.1).
+/// Whether the `<` at byte `at` of `text` starts a framework tag (wire format §5.1).
 ///
 /// `at` must be the index of a `<`; any other index returns `false`.
 pub fn is_tag_start_at(text: &str, at: usize) -> bool {
@@ -52,7 +52,7 @@ fn is_name_continuation(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.' | b':')
 }
 
-/// Whether `text` holds a framework tag start anywhere (SPEC §5.1).
+/// Whether `text` holds a framework tag start anywhere (wire format §5.1).
 pub fn contains_tag_start(text: &str) -> bool {
     // `match_indices` finds each `<` with a fast byte search; most texts hold none.
     text.match_indices('<')
@@ -79,14 +79,14 @@ pub(crate) fn replace_tag_starts<'a>(text: &'a str, replacement: &str) -> Cow<'a
     Cow::Owned(out)
 }
 
-/// Text neutralization (SPEC §5.3): the `<` of each framework tag start becomes `&lt;`.
+/// Text neutralization (wire format §5.3): the `<` of each framework tag start becomes `&lt;`.
 ///
 /// Applied to text data blocks, UI contents and list item bodies.
 pub fn neutralize(text: &str) -> Cow<'_, str> {
     replace_tag_starts(text, "&lt;")
 }
 
-/// Item continuation (SPEC §5.4): two spaces after every LF, and after every CR not followed by LF.
+/// Item continuation (wire format §5.4): two spaces after every LF, and after every CR not followed by LF.
 pub fn indent_continuation(text: &str) -> Cow<'_, str> {
     if !text.bytes().any(|b| b == b'\n' || b == b'\r') {
         return Cow::Borrowed(text);
@@ -103,7 +103,7 @@ pub fn indent_continuation(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Writes one list item, `"- " + BODY`, with BODY after §5.3 then §5.4 (SPEC §2.3).
+/// Writes one list item, `"- " + BODY`, with BODY after §5.3 then §5.4 (wire format §2.3).
 pub fn push_item(out: &mut String, body: &str) {
     out.push_str("- ");
     if !body.bytes().any(|b| matches!(b, b'<' | b'\n' | b'\r')) {
@@ -115,7 +115,7 @@ pub fn push_item(out: &mut String, body: &str) {
     out.push_str(&indent_continuation(&neutral));
 }
 
-/// Attribute value escaping (SPEC §5.2), in one pass.
+/// Attribute value escaping (wire format §5.2), in one pass.
 pub fn attribute(value: &str) -> Cow<'_, str> {
     if !value
         .bytes()
@@ -140,7 +140,7 @@ pub fn attribute(value: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Error envelope element content (SPEC §5.8): `&` becomes `&amp;` and `<` becomes `&lt;`.
+/// Error envelope element content (wire format §5.8): `&` becomes `&amp;` and `<` becomes `&lt;`.
 pub fn element_content(text: &str) -> Cow<'_, str> {
     if !text.bytes().any(|b| b == b'&' || b == b'<') {
         return Cow::Borrowed(text);
@@ -156,7 +156,7 @@ pub fn element_content(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A table cell or header (SPEC §5.6): `|` becomes `\|`, each CR and each LF one space.
+/// A table cell or header (wire format §5.6): `|` becomes `\|`, each CR and each LF one space.
 pub fn table_cell(text: &str) -> Cow<'_, str> {
     if !text.bytes().any(|b| matches!(b, b'|' | b'\r' | b'\n')) {
         return Cow::Borrowed(text);
@@ -172,7 +172,7 @@ pub fn table_cell(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A fenced body (SPEC §5.5): the fence is one backtick longer than the longest backtick run of
+/// A fenced body (wire format §5.5): the fence is one backtick longer than the longest backtick run of
 /// `body` (at least three), CR and LF in the language become spaces, and backticks in the
 /// language are dropped so the opening fence keeps its length.
 pub fn fence(lang: &str, body: &str) -> String {
@@ -181,7 +181,7 @@ pub fn fence(lang: &str, body: &str) -> String {
     let mut out = String::with_capacity(body.len() + lang.len() + 2 * fence.len() + 2);
     out.push_str(&fence);
     // A backtick in the info string would lengthen the opening fence, so it is dropped
-    // (CommonMark forbids it there); CR and LF become spaces (SPEC §5.5).
+    // (CommonMark forbids it there); CR and LF become spaces (wire format §5.5).
     out.extend(
         lang.chars()
             .filter(|&c| c != '`')

@@ -1,11 +1,11 @@
 //! Layer 2, the encoders: the text of a data block, and the escaping that keeps every text on
 //! the wire from forging a framework tag.
 //!
-//! - [`escape`]: the injection-safety rules of SPEC §5, in one place;
+//! - [`escape`]: the injection-safety rules of wire format §5, in one place;
 //! - [`echo`]: caller input as the envelopes repeat it: quoted, on one line, cut;
-//! - [`json`]: the SPEC §3 JSON writer;
+//! - [`json`]: the wire format §3 JSON writer;
 //! - [`tokens`]: token counts of response text (an estimate, and the exact count behind a feature);
-//! - [`toon`]: the SPEC §9 TOON encoder and its compile-time path for models;
+//! - [`toon`]: the wire format §9 TOON encoder and its compile-time path for models;
 //! - [`EncodeError`] (and its TOON detail [`ToonError`]): why a value could not be written.
 //!
 //! The encoders read models only through the model layer's traits and never know about

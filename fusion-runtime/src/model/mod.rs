@@ -2,7 +2,7 @@
 //!
 //! - [`Field`] and [`Model`], the schema traits `#[derive(Presenter)]` implements;
 //! - [`FieldMask`], the members of one model that a selection keeps;
-//! - [`Selection`], the checked `_select` of a call (SPEC §7);
+//! - [`Selection`], the checked `_select` of a call (wire format §7);
 //! - [`UnknownField`] and the look-ups of the generated field enum.
 //!
 //! It imports no other layer.

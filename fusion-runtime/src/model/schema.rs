@@ -1,4 +1,4 @@
-//! The schema traits of a model (SPEC §7, §8), its field enum and its wire form, and the mask
+//! The schema traits of a model (wire format §7, §8), its field enum and its wire form, and the mask
 //! of a selection over its fields (one file: `Model` writes through a mask, and a mask is made
 //! for a model).
 //!
@@ -29,7 +29,7 @@ pub trait Field: Copy + Eq + std::hash::Hash + std::fmt::Debug + 'static {
 /// The wire form of a model: its member names and a serializer that applies a selection.
 ///
 /// The `Serialize` impl that `#[derive(Presenter)]` generates writes the redacted wire form, so a
-/// model with redacted fields cannot be written unredacted by any serializer (SPEC §8.2).
+/// model with redacted fields cannot be written unredacted by any serializer (wire format §8.2).
 pub trait Model: Serialize {
     /// The field enum.
     type Field: Field;
@@ -78,7 +78,7 @@ impl FieldMask {
 
     /// The members of `M` named in `selection`; names `M` does not have match nothing.
     ///
-    /// An empty selection means "no selection" (SPEC §7.4), so it keeps everything.
+    /// An empty selection means "no selection" (wire format §7.4), so it keeps everything.
     pub fn of<M: Model>(selection: &Selection) -> Self {
         if selection.is_empty() {
             return Self::ALL;

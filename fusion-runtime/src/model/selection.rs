@@ -1,8 +1,8 @@
-//! `_select` (SPEC §7): the checked selection of a call.
+//! `_select` (wire format §7): the checked selection of a call.
 
 /// The names a call selected with `_select`, already checked against the tool's names.
 ///
-/// An empty selection means "no selection" (SPEC §7.4).
+/// An empty selection means "no selection" (wire format §7.4).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selection {
     names: Vec<String>,

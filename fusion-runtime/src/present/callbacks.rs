@@ -1,5 +1,5 @@
 //! The callbacks of `#[rule(call = ...)]`, `#[suggest(call = ...)]`, `#[ui(...)]` and `when = ...`:
-//! what they may take and what they may return (SPEC §6.2).
+//! what they may take and what they may return (wire format §6.2).
 //!
 //! A callback takes `&T`, or `&T` and the request context `&C`; the derive does not know which,
 //! and the marker types [`ValueOnly`] and [`WithContext`] let the compiler pick the one impl of
@@ -77,7 +77,7 @@ pub fn when<T: ?Sized, C: ?Sized, M, F: Callback<T, C, bool, M>>(
     f.call(value, ctx)
 }
 
-/// What a rule function may return; an absent result is dropped (SPEC §6.2).
+/// What a rule function may return; an absent result is dropped (wire format §6.2).
 #[diagnostic::on_unimplemented(
     message = "a rule function cannot return `{Self}`",
     label = "this rule function returns `{Self}`",
@@ -127,7 +127,7 @@ impl<T: IntoRules> IntoRules for Vec<T> {
     }
 }
 
-/// What a suggestion function may return; an absent result is dropped (SPEC §6.2).
+/// What a suggestion function may return; an absent result is dropped (wire format §6.2).
 #[diagnostic::on_unimplemented(
     message = "a suggestion function cannot return `{Self}`",
     label = "this suggestion function returns `{Self}`",
@@ -163,7 +163,7 @@ impl<T: IntoSuggestions> IntoSuggestions for Vec<T> {
     }
 }
 
-/// What a UI function may return; an absent result is dropped (SPEC §6.2).
+/// What a UI function may return; an absent result is dropped (wire format §6.2).
 #[diagnostic::on_unimplemented(
     message = "a UI function cannot return `{Self}`",
     label = "this UI function returns `{Self}`",

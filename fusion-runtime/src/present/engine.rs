@@ -1,4 +1,4 @@
-//! Presenters (SPEC §6–§8): the traits `#[derive(Presenter)]` implements, and the engine that
+//! Presenters (wire format §6–§8): the traits `#[derive(Presenter)]` implements, and the engine that
 //! turns a single value or a collection into a response.
 //!
 //! The derive generates the per-model parts ([`Model`], [`Presenter`], [`Embed`]); everything
@@ -31,7 +31,7 @@ use crate::response::{
     note = "derive `Presenter` on `{Self}`; if it declares `#[presenter(context = ...)]`, pass that context with `.context(&ctx)`"
 )]
 pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
-    /// The agent limit for collections (SPEC §6.7), if any.
+    /// The agent limit for collections (wire format §6.7), if any.
     const AGENT_LIMIT: Option<usize> = None;
 
     /// The format of the data block (`#[presenter(format = toon)]`); a call can override it with
@@ -46,7 +46,7 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// or embeds.
     ///
     /// Its blocks are then the same for every value, single or collection, so a parent that
-    /// embeds it presents it once per presentation instead of once per item (SPEC §6.8 drops the
+    /// embeds it presents it once per presentation instead of once per item (wire format §6.8 drops the
     /// repeats anyway). `#[derive(Presenter)]` sets it; a presenter written by hand that sets it
     /// must keep that promise, or the blocks of its later embeds are lost.
     const STATIC_ONLY: bool = false;
@@ -88,7 +88,7 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
 }
 
 /// A field value that can be embedded: a presenter, or an optional value, box, list or slice of
-/// presenters (SPEC §6.8).
+/// presenters (wire format §6.8).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be embedded: it is not a presenter for the context `{Ctx}`",
     label = "`#[embed]` needs a presenter here",
@@ -153,7 +153,7 @@ impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for &E {
     }
 }
 
-/// Collects the blocks of embedded children for one parent item (SPEC §6.8).
+/// Collects the blocks of embedded children for one parent item (wire format §6.8).
 pub struct EmbedSink<'a> {
     /// Whether UI blocks are dropped: the parent item is not the first one, or the parent
     /// itself drops UI (a UI block counts as UI at every depth).
@@ -165,7 +165,7 @@ pub struct EmbedSink<'a> {
 /// What the embeds of one presentation (all its items) already contributed.
 #[derive(Default)]
 struct Seen {
-    /// Which texts are in the embed blocks so far (the `seen` set of SPEC §6.8).
+    /// Which texts are in the embed blocks so far (the `seen` set of wire format §6.8).
     texts: DedupIndex,
     /// The [`Presenter::STATIC_RULES`] of the static-only children presented so far: their
     /// blocks are in `texts`, and presenting an equal list again would add nothing. The first
@@ -266,10 +266,10 @@ struct Parts {
 }
 
 impl Parts {
-    /// SPEC §6.2 steps 1 and 3–6 for `items`.
+    /// wire format §6.2 steps 1 and 3–6 for `items`.
     ///
     /// With `with_ui` false (an embedded child of a parent item other than the first, whose UI
-    /// would be dropped anyway, SPEC §6.8), UI callbacks are not evaluated at all.
+    /// would be dropped anyway, wire format §6.8), UI callbacks are not evaluated at all.
     fn of<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>, ctx: &Ctx, with_ui: bool) -> Parts {
         let mut parts = Parts {
             ui: Vec::new(),
@@ -335,7 +335,7 @@ impl Parts {
     }
 }
 
-/// SPEC §6.7: a collection longer than the agent limit keeps its first items.
+/// wire format §6.7: a collection longer than the agent limit keeps its first items.
 fn truncate<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>) -> Items<'_, T> {
     match (items, T::AGENT_LIMIT) {
         (Items::Many(all), Some(limit)) if all.len() > limit => Items::Many(&all[..limit]),
@@ -343,7 +343,7 @@ fn truncate<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>) -> Items<'_, T>
     }
 }
 
-/// The truncation summary of SPEC §4.5.
+/// The truncation summary of wire format §4.5.
 fn truncation_summary(shown: usize, hidden: usize) -> UiBlock {
     ui::summary(format!(
         "\u{26A0}\u{FE0F} Dataset truncated. {shown} shown, {hidden} hidden. Use filters to narrow results."

@@ -10,10 +10,10 @@ use crate::model::FieldMask;
 /// The mask the plain `Serialize` impl writes with: every member, nothing allocated.
 pub static ALL_FIELDS: FieldMask = FieldMask::ALL;
 
-/// The text of the default censor (SPEC §8.1).
+/// The text of the default censor (wire format §8.1).
 pub const REDACTED: &str = "[REDACTED]";
 
-/// The censored value of an optional field: `None` stays `null` (SPEC §8.3), `Some` becomes `text`.
+/// The censored value of an optional field: `None` stays `null` (wire format §8.3), `Some` becomes `text`.
 #[inline]
 pub fn censor_option<T>(value: &Option<T>, text: &'static str) -> Option<&'static str> {
     value.as_ref().map(|_| text)

@@ -1,5 +1,5 @@
 //! Layer 4, presentation: presenters and the engine that turns a value or a collection into a
-//! response (SPEC §6–§8), and the public namespace of what presenting needs besides the derive.
+//! response (wire format §6–§8), and the public namespace of what presenting needs besides the derive.
 //!
 //! - `engine`: the [`Presenter`](crate::Presenter) and [`Embed`] traits, the [`EmbedSink`], and
 //!   the [`Presentation`] that [`present`] and [`present_all`] start;

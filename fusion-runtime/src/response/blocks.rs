@@ -1,4 +1,4 @@
-//! The list blocks of SPEC §2.3 and the blocks an embedded child contributes (SPEC §6.8).
+//! The list blocks of wire format §2.3 and the blocks an embedded child contributes (wire format §6.8).
 
 use std::borrow::Cow;
 
@@ -6,7 +6,7 @@ use super::lists::Suggestion;
 use super::ui::UiBlock;
 use crate::encode::escape;
 
-/// One block that an embedded child contributed (SPEC §6.8), rendered, with what it was made of.
+/// One block that an embedded child contributed (wire format §6.8), rendered, with what it was made of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EmbedBlock {
     pub(super) text: String,
@@ -46,7 +46,7 @@ impl EmbedBlock {
     }
 }
 
-/// A list block (SPEC §2.3): `<NAME>\n- item\n- item\n</NAME>`.
+/// A list block (wire format §2.3): `<NAME>\n- item\n- item\n</NAME>`.
 pub(crate) fn list_block<I, S>(name: &str, items: I) -> String
 where
     I: IntoIterator<Item = S> + Clone,
@@ -76,7 +76,7 @@ pub(crate) fn suggestions_block(suggestions: &[Suggestion]) -> String {
         .map(|s| s.tool.len() + s.reason.len() + 5)
         .sum();
     let mut out = open_list(NAME, bodies);
-    // One body buffer for all items: SPEC §5.3 reads the whole body (a tag start at the end of
+    // One body buffer for all items: wire format §5.3 reads the whole body (a tag start at the end of
     // the tool is no tag start when `:` follows), so the body is joined before it is escaped.
     let mut body = String::new();
     for (i, suggestion) in suggestions.iter().enumerate() {

@@ -1,4 +1,4 @@
-//! The builder that composes a response's blocks in the fixed order of SPEC §2.
+//! The builder that composes a response's blocks in the fixed order of wire format §2.
 //!
 //! ```
 //! use fusion_runtime::{ResponseBuilder, ui};
@@ -35,7 +35,7 @@ pub(crate) struct DataBlock {
 }
 
 /// Composes a successful response: one data block, then UI, embed, hint, rule and suggestion
-/// blocks in the fixed order of SPEC §2.2, whatever order they were added in.
+/// blocks in the fixed order of wire format §2.2, whatever order they were added in.
 #[derive(Debug, Clone)]
 #[must_use = "a builder does nothing until `build` is called"]
 pub struct ResponseBuilder {
@@ -61,7 +61,7 @@ impl ResponseBuilder {
         }
     }
 
-    /// A text data block: the text after SPEC §5.3, `OK` when empty.
+    /// A text data block: the text after wire format §5.3, `OK` when empty.
     ///
     /// ```
     /// use fusion_runtime::ResponseBuilder;
@@ -80,7 +80,7 @@ impl ResponseBuilder {
         })
     }
 
-    /// A JSON data block (SPEC §3) of any serializable value.
+    /// A JSON data block (wire format §3) of any serializable value.
     ///
     /// ```
     /// use fusion_runtime::ResponseBuilder;
@@ -105,7 +105,7 @@ impl ResponseBuilder {
         Self::with_data(DataBlock { text, view })
     }
 
-    /// A structured response's builder (SPEC §11.1): JSON data block plus `structuredContent`,
+    /// A structured response's builder (wire format §11.1): JSON data block plus `structuredContent`,
     /// the same JSON value; refused unless the value serializes to a JSON object.
     ///
     /// ```
@@ -139,7 +139,7 @@ impl ResponseBuilder {
         toon_presented_all(items, Members::Every)
     }
 
-    /// A TOON data block (SPEC §9.1) of any serializable value, to add UI, rules or suggestions
+    /// A TOON data block (wire format §9.1) of any serializable value, to add UI, rules or suggestions
     /// to; [`toon::success`](crate::toon::success) is this plus `build`.
     pub fn toon<T: Serialize + ?Sized>(value: &T) -> Result<Self, ToonError> {
         let tree = toon::value::to_tree(value)?;
@@ -204,7 +204,7 @@ impl ResponseBuilder {
         )
     }
 
-    /// Writes every block, in the order of SPEC §2.2, and returns the response.
+    /// Writes every block, in the order of wire format §2.2, and returns the response.
     pub fn build(self) -> ToolResponse {
         let ResponseBuilder {
             data,
@@ -273,7 +273,7 @@ fn append<T>(mut first: Vec<T>, then: Vec<T>) -> Vec<T> {
     first
 }
 
-/// The TOON data block of a presented single value (SPEC §9.1 with a presenter's wire value):
+/// The TOON data block of a presented single value (wire format §9.1 with a presenter's wire value):
 /// the generic encoding with the pipe delimiter, `OK` when empty (every member deselected).
 ///
 /// The view holds the wire value as the JSON data block would show it (see [`toon_presented_all`]).
@@ -296,7 +296,7 @@ pub(crate) fn toon_presented_one<T: Model>(
 /// The TOON data block of a presented collection: the compile-time path ([`toon::encode_table`](crate::toon::encode_table)),
 /// which falls back on the generic encoder for rows that are no table.
 ///
-/// The view keeps the wire value as its SPEC §3 JSON text and parses it on first use, so a view
+/// The view keeps the wire value as its wire format §3 JSON text and parses it on first use, so a view
 /// nobody reads costs one JSON write instead of a value tree, and the view data is exactly what
 /// the same presentation with a JSON data block shows.
 pub(crate) fn toon_presented_all<T: Model>(
@@ -312,7 +312,7 @@ pub(crate) fn toon_presented_all<T: Model>(
     ))
 }
 
-/// How SPEC §11.1 names a JSON value that is not an object.
+/// How wire format §11.1 names a JSON value that is not an object.
 fn json_kind(value: &serde_json::Value) -> &'static str {
     match value {
         serde_json::Value::Null => "null",
@@ -324,8 +324,8 @@ fn json_kind(value: &serde_json::Value) -> &'static str {
     }
 }
 
-/// Why a structured response (SPEC §11.1) was refused. Nothing is sent for it; a handler that
-/// lets it escape ends the call with `INTERNAL_ERROR` (SPEC §13.7).
+/// Why a structured response (wire format §11.1) was refused. Nothing is sent for it; a handler that
+/// lets it escape ends the call with `INTERNAL_ERROR` (wire format §13.7).
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum StructuredError {

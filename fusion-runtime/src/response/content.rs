@@ -1,7 +1,7 @@
 //! Content beyond text: images, audio, resource links and embedded resources after a
 //! response's text blocks.
 //!
-//! MCP defines five kinds of content block; fusion writes its wire format (SPEC §1, §2) as text
+//! MCP defines five kinds of content block; fusion writes its wire format (wire format §1, §2) as text
 //! blocks, and a [`ToolResponse`](crate::ToolResponse) can carry the other four after them
 //! ([`ToolResponse::with_content`](crate::ToolResponse::with_content)). The text blocks, and so
 //! the wire text a model reads, do not change; the extra blocks follow in the order they were

@@ -1,4 +1,4 @@
-//! The `<tool_error>` envelope (SPEC §13): its severity rule, the toolkit's routing errors and
+//! The `<tool_error>` envelope (wire format §13): its severity rule, the toolkit's routing errors and
 //! `INTERNAL_ERROR`. (The `<validation_error>` envelope belongs to the tool layer, which checks
 //! arguments.)
 //!
@@ -21,7 +21,7 @@ use super::tool_response::ToolResponse;
 use crate::encode::echo::Echo;
 use crate::encode::escape;
 
-/// How bad a `<tool_error>` is; `warning` answers with `isError: false` (SPEC §13.1).
+/// How bad a `<tool_error>` is; `warning` answers with `isError: false` (wire format §13.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Severity {
     /// The call did something, but the model should know about a problem.
@@ -45,7 +45,7 @@ impl Severity {
 }
 
 /// A `<tool_error>` envelope: a code, a severity, a message and optional recovery, available
-/// actions, details and a retry delay (SPEC §13.1).
+/// actions, details and a retry delay (wire format §13.1).
 ///
 /// It is also a [`std::error::Error`], so a handler can return it with `?`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +67,7 @@ struct ToolErrorParts {
     retry_after_secs: u64,
 }
 
-/// The code written when a caller gave an empty one: SPEC §13.1 requires a non-empty code.
+/// The code written when a caller gave an empty one: wire format §13.1 requires a non-empty code.
 const FALLBACK_CODE: &str = "ERROR";
 
 impl ToolError {
@@ -220,7 +220,7 @@ impl ToolError {
         ToolResponse::error_block(self.render(), is_error)
     }
 
-    /// `UNKNOWN_TOOL`: the tool name is not registered (SPEC §13.3). The name is echoed as
+    /// `UNKNOWN_TOOL`: the tool name is not registered (wire format §13.3). The name is echoed as
     /// [`Echo::NAME`] quotes it: escaped onto one line and cut past 200 characters.
     pub fn unknown_tool(name: &str) -> Self {
         Self::new(
@@ -283,7 +283,7 @@ impl ToolError {
     }
 
     /// `INTERNAL_ERROR` for the action `reference` (`tool/action`, or the tool name of a flat
-    /// tool). The failure's own text never reaches the wire (SPEC §13.7).
+    /// tool). The failure's own text never reaches the wire (wire format §13.7).
     pub fn internal(reference: &str) -> Self {
         Self::new(
             "INTERNAL_ERROR",

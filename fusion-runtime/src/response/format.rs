@@ -1,7 +1,7 @@
-//! The format of a data block (SPEC §2.4): the one enum a presenter declares and the testing view
+//! The format of a data block (wire format §2.4): the one enum a presenter declares and the testing view
 //! reports.
 
-/// The format of a response's data block (SPEC §2.4).
+/// The format of a response's data block (wire format §2.4).
 ///
 /// A presenter writes [`Format::Json`] (the default) or [`Format::Toon`]
 /// (`#[presenter(format = toon)]`, or [`Presentation::format`](crate::present::Presentation::format)
@@ -9,20 +9,20 @@
 /// The testing view reports [`Format::Text`] for a text data block or an error envelope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Format {
-    /// The wire value as JSON (SPEC §3), the default.
+    /// The wire value as JSON (wire format §3), the default.
     #[default]
     Json,
-    /// The wire value as TOON (SPEC §9) with the pipe delimiter: nested models as TOON objects,
+    /// The wire value as TOON (wire format §9) with the pipe delimiter: nested models as TOON objects,
     /// uniform lists of models (a collection, an invoice's lines) as tables. Fewer tokens for
     /// collections and uniform nested lists.
     Toon,
-    /// A text data block (SPEC §5.3), or an error envelope. A presenter's data is a value, never
+    /// A text data block (wire format §5.3), or an error envelope. A presenter's data is a value, never
     /// a text: a presentation asked for `Text` writes JSON.
     Text,
 }
 
 impl Format {
-    /// `json`, `toon` or `text`, as SPEC §14.2 names them.
+    /// `json`, `toon` or `text`, as wire format §14.2 names them.
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Json => "json",

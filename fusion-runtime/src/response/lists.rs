@@ -1,4 +1,4 @@
-//! The lists of a response that drop repeats (SPEC §6.4, §6.5): rules and suggestions.
+//! The lists of a response that drop repeats (wire format §6.4, §6.5): rules and suggestions.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -6,7 +6,7 @@ use std::collections::hash_map::Entry;
 use std::fmt::Write as _;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 
-/// A suggested next action: the tool to call and why (SPEC §6.5).
+/// A suggested next action: the tool to call and why (wire format §6.5).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Suggestion {
     /// The tool (or `tool.action`) to call next.
@@ -30,7 +30,7 @@ impl Suggestion {
     }
 }
 
-/// A list that drops entries equal to one already in it (SPEC §6.4, §6.5), in insertion order.
+/// A list that drops entries equal to one already in it (wire format §6.4, §6.5), in insertion order.
 #[derive(Debug, Clone)]
 pub struct DedupList<T> {
     items: Vec<T>,

@@ -1,15 +1,15 @@
 //! Layer 3, the response: the blocks of one tool result and everything that makes them.
 //!
 //! - [`ToolResponse`] (`tool_response`) and [`ResponseBuilder`] (`builder`), which composes a data
-//!   block, UI, embeds, hints, rules and suggestions in the fixed order of SPEC §2;
+//!   block, UI, embeds, hints, rules and suggestions in the fixed order of wire format §2;
 //! - the list blocks and embed blocks (`blocks`), the de-duplicating rule and suggestion lists
 //!   (`lists`), the one data block [`Format`] (`format`);
-//! - [`ui`]: UI blocks and their helpers (SPEC §4);
+//! - [`ui`]: UI blocks and their helpers (wire format §4);
 //! - [`content`]: image, audio and resource content after the text blocks;
-//! - the `<tool_error>` envelope, [`ToolError`] and [`Severity`] (`envelope`, SPEC §13);
-//! - [`success`], [`success_structured`] and the implicit wrapping of SPEC §12 (`wrap`), and the
+//! - the `<tool_error>` envelope, [`ToolError`] and [`Severity`] (`envelope`, wire format §13);
+//! - [`success`], [`success_structured`] and the implicit wrapping of wire format §12 (`wrap`), and the
 //!   TOON responses with the public face of the TOON encoder ([`toon`]);
-//! - the testing view (`view`, SPEC §14) and the assertions on it ([`testing`]).
+//! - the testing view (`view`, wire format §14) and the assertions on it ([`testing`]).
 //!
 //! It imports the model and the encoders, never the presentation engine or the tool layer.
 

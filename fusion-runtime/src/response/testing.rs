@@ -1,4 +1,4 @@
-//! Assertions on the testing view (SPEC §14), for the tests of applications built with fusion.
+//! Assertions on the testing view (wire format §14), for the tests of applications built with fusion.
 //!
 //! The view holds the values a response was made of (the wire value of the data, the texts of
 //! rules and hints before escaping, every UI entry and suggestion in wire order), so tests assert
@@ -37,12 +37,12 @@ use super::format::Format;
 use super::tool_response::ToolResponse;
 pub use super::view::{TestingView, ViewValue};
 
-/// The SPEC §3 JSON writer the data blocks are written with, for tests that compare against it.
+/// The wire format §3 JSON writer the data blocks are written with, for tests that compare against it.
 pub mod json {
     pub use crate::encode::json::{number_text, to_string};
 }
 
-/// The injection-safety primitives of SPEC §5 the wire is escaped with, for tests that check
+/// The injection-safety primitives of wire format §5 the wire is escaped with, for tests that check
 /// texts against them.
 pub mod escape {
     pub use crate::encode::escape::{
@@ -76,7 +76,7 @@ pub trait ViewExt {
         self
     }
 
-    /// Asserts that the data is this text (text responses, before SPEC §5.3; error responses,
+    /// Asserts that the data is this text (text responses, before wire format §5.3; error responses,
     /// the envelope text).
     #[track_caller]
     fn assert_text(&self, expected: &str) -> &Self {
@@ -189,7 +189,7 @@ pub trait ViewExt {
         self
     }
 
-    /// Asserts the whole view in the JSON notation of SPEC §16.12 (see
+    /// Asserts the whole view in the JSON notation of wire format §16.12 (see
     /// [`TestingView::to_json`](TestingView::to_json)).
     /// Numbers compare by value.
     #[track_caller]

@@ -1,4 +1,4 @@
-//! The tool response (SPEC §1): what a call answers with, and how it serializes.
+//! The tool response (wire format §1): what a call answers with, and how it serializes.
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
@@ -7,7 +7,7 @@ use super::content::Content;
 use super::view::{TestingView, ViewData, ViewParts};
 
 /// One MCP tool result: ordered text blocks, optional `structuredContent`, the three-state
-/// `isError`, and a testing view that is never serialized (SPEC §1, §14); optionally image,
+/// `isError`, and a testing view that is never serialized (wire format §1, §14); optionally image,
 /// audio and resource content after the text blocks ([`crate::content`]).
 ///
 /// It serializes exactly as an MCP `CallToolResult`: members `content`, `structuredContent` (only
@@ -31,7 +31,7 @@ pub struct ToolResponse {
 }
 
 impl ToolResponse {
-    /// An error response of one block (SPEC §1.3).
+    /// An error response of one block (wire format §1.3).
     pub(crate) fn error_block(text: String, is_error: bool) -> Self {
         ToolResponse {
             blocks: vec![text],
@@ -48,7 +48,7 @@ impl ToolResponse {
         &self.blocks
     }
 
-    /// The block texts joined by LF (what SPEC §5.10's properties read).
+    /// The block texts joined by LF (what wire format §5.10's properties read).
     pub fn text(&self) -> String {
         self.blocks.join("\n")
     }
@@ -76,7 +76,7 @@ impl ToolResponse {
         &self.contents
     }
 
-    /// The typed testing view (SPEC §14).
+    /// The typed testing view (wire format §14).
     pub fn view(&self) -> TestingView<'_> {
         TestingView {
             // Every response has a data block; `""` only keeps this total without a panic.

@@ -1,9 +1,9 @@
-//! TOON (SPEC §9): the encoder for any `Serialize` value, and the TOON responses.
+//! TOON (wire format §9): the encoder for any `Serialize` value, and the TOON responses.
 //!
 //! [`encode`] writes TOON v4.0 as the official encode suite expects it, with the two deviations
-//! SPEC §9.3 makes on purpose: integers keep all their digits (up to 128 bits) and every finite
+//! wire format §9.3 makes on purpose: integers keep all their digits (up to 128 bits) and every finite
 //! float is written positionally, never with an exponent. A string holding a framework tag start
-//! (SPEC §5.1) is quoted with its `<` written `\u003c`, so a TOON block never carries a forged tag.
+//! (wire format §5.1) is quoted with its `<` written `\u003c`, so a TOON block never carries a forged tag.
 //! Keys are never folded. [`success`] answers a call with a TOON data block.
 //!
 //! ```
@@ -30,7 +30,7 @@
 //! path ([`encode_table`]) 1.03 ms, the generic encoder 2.9 ms, `toon-format` 0.7's `encode`
 //! 32 ms, `serde_json::to_string_pretty` 1.7 ms. Beyond speed, `toon-format` goes through
 //! `serde_json::Value`, so it refuses integers beyond 64 bits, and it does not quote framework
-//! tag starts (SPEC §5.7). Owning the encoder also lets the compile-time path share its quoting
+//! tag starts (wire format §5.7). Owning the encoder also lets the compile-time path share its quoting
 //! and number code byte for byte.
 //!
 //! The encoder itself is in the encode layer; this module is its public face, next to the
@@ -46,7 +46,7 @@ use super::tool_response::ToolResponse;
 use crate::encode::EncodeError;
 use crate::model::Model;
 
-/// A TOON response (SPEC §9.1): one data block holding the TOON encoding of `value` with the
+/// A TOON response (wire format §9.1): one data block holding the TOON encoding of `value` with the
 /// pipe delimiter and two-space indentation, `OK` when the encoding is empty (an empty object).
 ///
 /// The testing view's data is the encoded value as a `serde_json::Value`; an integer beyond

@@ -1,4 +1,4 @@
-//! UI blocks for the client to render (SPEC §4): `<ui_passthrough>` entries and their helpers.
+//! UI blocks for the client to render (wire format §4): `<ui_passthrough>` entries and their helpers.
 //!
 //! Every helper returns a [`UiBlock`]; chain [`UiBlock::title`], [`UiBlock::width`] and
 //! [`UiBlock::priority`] to set the optional metadata.
@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use crate::encode::{escape, json};
 
-/// How much of the client's width a UI block asks for (SPEC §4.1).
+/// How much of the client's width a UI block asks for (wire format §4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Width {
     /// `full`
@@ -35,9 +35,9 @@ impl Width {
     }
 }
 
-/// One UI entry: a type, a content and optional metadata (SPEC §4.1).
+/// One UI entry: a type, a content and optional metadata (wire format §4.1).
 ///
-/// The content is kept as given; SPEC §5.3 neutralization happens when the block is written.
+/// The content is kept as given; wire format §5.3 neutralization happens when the block is written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct UiBlock {
     kind: Cow<'static, str>,
@@ -48,7 +48,7 @@ pub struct UiBlock {
 }
 
 impl UiBlock {
-    /// A block of any `type` with the given content (the `custom` helper of SPEC §4.3).
+    /// A block of any `type` with the given content (the `custom` helper of wire format §4.3).
     pub fn custom(kind: impl Into<Cow<'static, str>>, content: impl Into<String>) -> Self {
         UiBlock {
             kind: kind.into(),
@@ -85,7 +85,7 @@ impl UiBlock {
         &self.kind
     }
 
-    /// The content as given, before SPEC §5.3.
+    /// The content as given, before wire format §5.3.
     pub fn content(&self) -> &str {
         &self.content
     }
@@ -105,8 +105,8 @@ impl UiBlock {
         self.priority
     }
 
-    /// The block text (SPEC §2.3): `<ui_passthrough ATTRS>\nCONTENT\n</ui_passthrough>`, with
-    /// the attributes escaped (SPEC §5.2) and the content neutralized (SPEC §5.3).
+    /// The block text (wire format §2.3): `<ui_passthrough ATTRS>\nCONTENT\n</ui_passthrough>`, with
+    /// the attributes escaped (wire format §5.2) and the content neutralized (wire format §5.3).
     ///
     /// ```
     /// use fusion_runtime::ui::{self, Width};
@@ -144,7 +144,7 @@ impl UiBlock {
     }
 }
 
-/// An `ECharts` chart: `type` `echarts`, the config as a fenced SPEC §3 JSON text.
+/// An `ECharts` chart: `type` `echarts`, the config as a fenced wire format §3 JSON text.
 ///
 /// ```
 /// use fusion_runtime::ui;
@@ -158,7 +158,7 @@ pub fn echarts(config: impl Into<serde_json::Value>) -> UiBlock {
     )
 }
 
-/// A Mermaid diagram: `type` `mermaid`, the source fenced (SPEC §5.5).
+/// A Mermaid diagram: `type` `mermaid`, the source fenced (wire format §5.5).
 ///
 /// ```
 /// use fusion_runtime::ui;
@@ -168,12 +168,12 @@ pub fn mermaid(source: impl AsRef<str>) -> UiBlock {
     UiBlock::custom("mermaid", escape::fence("mermaid", source.as_ref()))
 }
 
-/// Markdown text, as written (SPEC §5.3 still applies when the block is written).
+/// Markdown text, as written (wire format §5.3 still applies when the block is written).
 pub fn markdown(text: impl Into<String>) -> UiBlock {
     UiBlock::custom("markdown", text)
 }
 
-/// A code block: `type` is the language, the code fenced (SPEC §5.5).
+/// A code block: `type` is the language, the code fenced (wire format §5.5).
 ///
 /// ```
 /// use fusion_runtime::ui;
@@ -188,7 +188,7 @@ pub fn code_block(lang: impl AsRef<str>, code: impl AsRef<str>) -> UiBlock {
     )
 }
 
-/// A markdown table (SPEC §4.4); headers and cells are escaped per SPEC §5.6.
+/// A markdown table (wire format §4.4); headers and cells are escaped per wire format §5.6.
 ///
 /// Rows are neither padded nor cut to the header count.
 ///
@@ -230,7 +230,7 @@ where
     UiBlock::custom("markdown", out)
 }
 
-/// A markdown list: each item as `- ITEM`, continuation lines indented (SPEC §5.4).
+/// A markdown list: each item as `- ITEM`, continuation lines indented (wire format §5.4).
 ///
 /// ```
 /// use fusion_runtime::ui;
@@ -252,7 +252,7 @@ where
     UiBlock::custom("markdown", out)
 }
 
-/// A JSON value: `type` `json`, fenced SPEC §3 text.
+/// A JSON value: `type` `json`, fenced wire format §3 text.
 ///
 /// ```
 /// use fusion_runtime::ui;
@@ -272,7 +272,7 @@ pub fn summary(text: impl AsRef<str>) -> UiBlock {
     UiBlock::custom("summary", format!("📊 **Summary**: {}", text.as_ref()))
 }
 
-/// SPEC §3 text of a JSON value.
+/// wire format §3 text of a JSON value.
 fn value_text(value: &serde_json::Value) -> String {
     // A `serde_json::Value` has string keys and finite-or-null numbers, so writing it into a
     // `Vec` cannot fail; the fallback only keeps the helper total without a panic.

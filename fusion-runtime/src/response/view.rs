@@ -1,4 +1,4 @@
-//! The testing view (SPEC §14): what a response was made of, typed, never serialized.
+//! The testing view (wire format §14): what a response was made of, typed, never serialized.
 //!
 //! Every response the toolkit builds carries one; [`ToolResponse::view`](crate::ToolResponse::view)
 //! borrows it. The [`testing`](crate::testing) module asserts on it.
@@ -18,10 +18,10 @@ pub(crate) enum ViewData {
     Json(OnceLock<serde_json::Value>),
     /// TOON: the value that was encoded.
     Toon(serde_json::Value),
-    /// TOON of a presenter: the wire value as its SPEC §3 JSON text, parsed on first use, so the
+    /// TOON of a presenter: the wire value as its wire format §3 JSON text, parsed on first use, so the
     /// view shows exactly what the same presentation with a JSON data block would show.
     ToonJson(String, OnceLock<serde_json::Value>),
-    /// Text: the handler's text before SPEC §5.3 (`None` when it equals the block text).
+    /// Text: the handler's text before wire format §5.3 (`None` when it equals the block text).
     Text(Option<String>),
 }
 
@@ -65,7 +65,7 @@ pub(crate) struct ViewParts {
 pub enum ViewValue<'a> {
     /// The wire value of a JSON or TOON data block (selection and redaction applied).
     Value(&'a serde_json::Value),
-    /// The text of a text data block before SPEC §5.3, or an error envelope's text.
+    /// The text of a text data block before wire format §5.3, or an error envelope's text.
     Text(&'a str),
 }
 
@@ -87,7 +87,7 @@ impl ViewValue<'_> {
     }
 }
 
-/// A borrowed, typed view of one response (SPEC §14.2).
+/// A borrowed, typed view of one response (wire format §14.2).
 ///
 /// It borrows the parts of the response it views (not the response itself), so the view does
 /// not depend on the response type.
@@ -125,7 +125,7 @@ impl<'a> TestingView<'a> {
         }
     }
 
-    /// Every UI entry on the wire, in wire order, content before SPEC §5.3.
+    /// Every UI entry on the wire, in wire order, content before wire format §5.3.
     pub fn ui(&self) -> &'a [UiBlock] {
         &self.parts.ui
     }
@@ -162,7 +162,7 @@ impl<'a> TestingView<'a> {
         self.is_error
     }
 
-    /// The view as a JSON value in the notation of SPEC §16.12, for snapshots and comparisons.
+    /// The view as a JSON value in the notation of wire format §16.12, for snapshots and comparisons.
     ///
     /// This is a test aid: the view itself is never serialized into a response.
     pub fn to_json(&self) -> serde_json::Value {

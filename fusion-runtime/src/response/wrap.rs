@@ -1,13 +1,13 @@
 //! From what a handler returns to a response: [`success`], [`success_structured`] and the
-//! implicit wrapping of SPEC §12 ([`IntoToolResponse`]).
+//! implicit wrapping of wire format §12 ([`IntoToolResponse`]).
 //!
 //! | handler result | response |
 //! |---|---|
 //! | [`ToolResponse`], [`ResponseBuilder`], [`ToolError`], [`ValidationError`](crate::tool::ValidationError) | unchanged |
-//! | a [`Presentation`](crate::present::Presentation) (`value.present()`, with its selection and context) | presented (SPEC §6) |
+//! | a [`Presentation`](crate::present::Presentation) (`value.present()`, with its selection and context) | presented (wire format §6) |
 //! | `()`, `None`, the empty text | text data block `OK` |
-//! | `String`, `&str`, `Cow<str>` | text data block, SPEC §5.3 applied |
-//! | numbers, `bool`, `serde_json::Value`, `Vec<T>`, maps, [`Json<T>`] | JSON data block (SPEC §3) |
+//! | `String`, `&str`, `Cow<str>` | text data block, wire format §5.3 applied |
+//! | numbers, `bool`, `serde_json::Value`, `Vec<T>`, maps, [`Json<T>`] | JSON data block (wire format §3) |
 //! | `Ok(v)` | as `v` |
 //! | `Err(e)` | a [`ToolError`] or [`ValidationError`](crate::tool::ValidationError) passes as its envelope; any other error is a [`WrapError::Handler`] |
 //!
@@ -41,7 +41,7 @@ use super::envelope::ToolError;
 use super::tool_response::ToolResponse;
 use crate::encode::EncodeError;
 
-/// A JSON data block (SPEC §3) of any serializable value, without `structuredContent`.
+/// A JSON data block (wire format §3) of any serializable value, without `structuredContent`.
 ///
 /// Models derived with `Presenter` serialize redacted, so their redactions apply here too. To add
 /// UI entries, hints, rules or suggestions, start from [`ResponseBuilder::json`] instead.
@@ -54,7 +54,7 @@ pub fn success<T: Serialize + ?Sized>(value: &T) -> Result<ToolResponse, EncodeE
     ResponseBuilder::json(value).map(ResponseBuilder::build)
 }
 
-/// A structured response (SPEC §11.1): a JSON data block and `structuredContent` holding the same
+/// A structured response (wire format §11.1): a JSON data block and `structuredContent` holding the same
 /// JSON value. The value must serialize to a JSON object; anything else is refused with a
 /// [`StructuredError`] and nothing is sent for it.
 ///
@@ -81,7 +81,7 @@ pub fn success_structured<T: Serialize + ?Sized>(
 }
 
 /// Why a handler's result did not become a response. The tool layer answers the call with
-/// `INTERNAL_ERROR` (SPEC §13.7) and never puts this text on the wire; it may log it.
+/// `INTERNAL_ERROR` (wire format §13.7) and never puts this text on the wire; it may log it.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum WrapError {
@@ -119,7 +119,7 @@ impl From<EncodeError> for WrapError {
     }
 }
 
-/// A value a tool handler can return: SPEC §12's implicit wrapping, decided by the type.
+/// A value a tool handler can return: wire format §12's implicit wrapping, decided by the type.
 ///
 /// Implemented for the toolkit's responses ([`ToolResponse`], [`ResponseBuilder`], [`ToolError`],
 /// [`ValidationError`](crate::tool::ValidationError), [`Presentation`](crate::present::Presentation)), `()`, texts, `Option`, numbers, `bool`,
@@ -137,7 +137,7 @@ pub trait IntoToolResponse {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError>;
 }
 
-/// Any serializable value as a JSON data block (SPEC §12).
+/// Any serializable value as a JSON data block (wire format §12).
 ///
 /// There is no blanket wrapping of `T: Serialize`, since a `String` is a text block and not the
 /// JSON string; `Json` says "this value is data".
@@ -259,7 +259,7 @@ impl<K: Serialize, V: Serialize> IntoToolResponse for BTreeMap<K, V> {
     }
 }
 
-/// Members come in the map's iteration order, which `HashMap` does not define (SPEC §3.3); use
+/// Members come in the map's iteration order, which `HashMap` does not define (wire format §3.3); use
 /// a `BTreeMap` or an ordered map for stable bytes.
 impl<K: Serialize, V: Serialize, S> IntoToolResponse for HashMap<K, V, S> {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {

@@ -1,5 +1,5 @@
 //! The context of one call, handed to handlers, and the dispatch that turns a handler's result or
-//! failure into a response (SPEC §11.2, §12, §13.7).
+//! failure into a response (wire format §11.2, §12, §13.7).
 //!
 //! Handlers are synchronous (`Fn(T, &Call) -> R`) or asynchronous (`Fn(T, Call) -> impl
 //! Future<Output = R>`). The asynchronous path is plain `std::future`: no executor is assumed,
@@ -30,7 +30,7 @@ pub struct Call {
     pub(crate) action: Option<String>,
     pub(crate) reference: String,
     pub(crate) selection: Selection,
-    /// The action asks for `structuredContent` (SPEC §11.2).
+    /// The action asks for `structuredContent` (wire format §11.2).
     pub(crate) structured: bool,
 }
 
@@ -51,7 +51,7 @@ impl Call {
         }
     }
 
-    /// The same context for an action that asks for `structuredContent` (SPEC §11.2, see
+    /// The same context for an action that asks for `structuredContent` (wire format §11.2, see
     /// [`ActionSpec::structured`](crate::tool::ActionSpec::structured)) when `structured` is true.
     #[must_use]
     pub fn with_structured(mut self, structured: bool) -> Self {
@@ -85,7 +85,7 @@ impl Call {
         &self.selection
     }
 
-    /// Presents a single value with the call's selection (SPEC §6, §7.4).
+    /// Presents a single value with the call's selection (wire format §6, §7.4).
     pub fn present<'a, T: Model>(&'a self, value: &'a T) -> Presentation<'a, T> {
         present(value).select(&self.selection)
     }
@@ -96,10 +96,10 @@ impl Call {
     }
 
     /// Runs `handler` and turns its result into the response: a failure or a panic becomes
-    /// `INTERNAL_ERROR` for this call's reference (SPEC §13.7), reported to `report`.
+    /// `INTERNAL_ERROR` for this call's reference (wire format §13.7), reported to `report`.
     ///
     /// For a [structured](Call::is_structured) action, the data value of a successful response
-    /// also becomes its `structuredContent` (SPEC §11.2); a data value that is not a JSON
+    /// also becomes its `structuredContent` (wire format §11.2); a data value that is not a JSON
     /// object (a presented collection, say) cannot, and ends the call with `INTERNAL_ERROR`.
     pub fn respond<R, F>(&self, report: &dyn Fn(&InternalFailure<'_>), handler: F) -> ToolResponse
     where
@@ -114,7 +114,7 @@ impl Call {
 
     /// The asynchronous [`Call::respond`]: calls `handler` now, then awaits the future it
     /// returns. A failure, or a panic while calling the handler, polling its future or
-    /// converting its output, becomes `INTERNAL_ERROR` (SPEC §13.7), reported to `report`.
+    /// converting its output, becomes `INTERNAL_ERROR` (wire format §13.7), reported to `report`.
     ///
     /// The returned future needs no particular executor, and is `Send` when the handler's
     /// future is.
@@ -168,7 +168,7 @@ impl Call {
         self.finish(report, outcome)
     }
 
-    /// The response for a handler's outcome (SPEC §11.2, §12, §13.7).
+    /// The response for a handler's outcome (wire format §11.2, §12, §13.7).
     fn finish(
         &self,
         report: &dyn Fn(&InternalFailure<'_>),
@@ -184,7 +184,7 @@ impl Call {
         }
     }
 
-    /// SPEC §11.2: a structured action's successful data value, selection and redaction
+    /// wire format §11.2: a structured action's successful data value, selection and redaction
     /// applied, also becomes `structuredContent`. Or, when that value is not an object, what
     /// it is instead.
     ///
@@ -192,7 +192,7 @@ impl Call {
     /// block, or from the value a TOON block encoded), so `structuredContent` and the data
     /// block cannot disagree, whatever built the response.
     fn structure(&self, mut response: ToolResponse) -> Result<ToolResponse, &'static str> {
-        // Errors never carry structuredContent (SPEC §1.3); a response that has it already
+        // Errors never carry structuredContent (wire format §1.3); a response that has it already
         // (`success_structured`) is the handler's own choice.
         if !self.structured || response.is_error.is_some() || response.structured_content.is_some()
         {
@@ -221,7 +221,7 @@ impl Call {
     }
 }
 
-/// How SPEC §11.1 names a JSON value that is not an object.
+/// How wire format §11.1 names a JSON value that is not an object.
 fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -233,7 +233,7 @@ fn json_kind(value: &Value) -> &'static str {
     }
 }
 
-/// What failed, as it is logged (never sent, SPEC §13.7).
+/// What failed, as it is logged (never sent, wire format §13.7).
 enum FailureText<'a> {
     Error(&'a WrapError),
     Panic(&'a (dyn Any + Send)),
@@ -260,7 +260,7 @@ impl InternalFailure<'_> {
 }
 
 /// A future that turns a panic while polling `F` into `Err(payload)`, as `catch_unwind` does
-/// for a closure: the asynchronous half of SPEC §13.7.
+/// for a closure: the asynchronous half of wire format §13.7.
 ///
 /// `F` is boxed so that the wrapper is `Unpin` and needs no pin projection (and no `unsafe`).
 struct CatchUnwind<F> {
@@ -304,7 +304,7 @@ impl fmt::Display for InternalFailure<'_> {
             }
             FailureText::NotAnObject(found) => write!(
                 f,
-                "[{}] the action asks for structured content, but its handler answered with {found}, and `structuredContent` must be a JSON object (SPEC §11.2: a collection cannot be structured content); present a single value, or remove `structured` from the action",
+                "[{}] the action asks for structured content, but its handler answered with {found}, and `structuredContent` must be a JSON object (wire format §11.2: a collection cannot be structured content); present a single value, or remove `structured` from the action",
                 self.reference
             ),
         }

@@ -1,4 +1,4 @@
-//! The MCP tool definition (SPEC §7.1–§7.2, §10, §11.3): what `tools/list` shows of a tool, and
+//! The MCP tool definition (wire format §7.1–§7.2, §10, §11.3): what `tools/list` shows of a tool, and
 //! the compiled checks of its input.
 //!
 //! The definition is built in `schema` ([`ToolDefinition::from_schema`]) and `input`
@@ -23,7 +23,7 @@ pub(crate) struct ActionDef {
     pub(super) root: ObjectShape,
     pub(super) destructive: bool,
     pub(super) read_only: bool,
-    /// The action asks for `structuredContent` (SPEC §11.2).
+    /// The action asks for `structuredContent` (wire format §11.2).
     pub(super) structured: bool,
 }
 
@@ -63,7 +63,7 @@ impl ToolDefinition {
         &self.name
     }
 
-    /// The generated description (SPEC §10).
+    /// The generated description (wire format §10).
     pub fn description(&self) -> &str {
         &self.description
     }
@@ -82,17 +82,17 @@ impl ToolDefinition {
             .flatten()
     }
 
-    /// The `_select` names (SPEC §7.2), sorted; empty when the tool has no `_select`.
+    /// The `_select` names (wire format §7.2), sorted; empty when the tool has no `_select`.
     pub fn select_names(&self) -> &[String] {
         &self.select_names
     }
 
-    /// The `inputSchema` (SPEC §7.1).
+    /// The `inputSchema` (wire format §7.1).
     pub fn input_schema(&self) -> &Map<String, Value> {
         &self.input_schema
     }
 
-    /// The `outputSchema` (SPEC §11.3), if the tool declares one.
+    /// The `outputSchema` (wire format §11.3), if the tool declares one.
     pub fn output_schema(&self) -> Option<&Map<String, Value>> {
         self.output_schema.as_ref()
     }
@@ -116,7 +116,7 @@ impl ToolDefinition {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
-    /// `tool/action` of an action, or the tool name of a flat tool (SPEC §13.4).
+    /// `tool/action` of an action, or the tool name of a flat tool (wire format §13.4).
     pub(super) fn reference(&self, action: &ActionDef) -> String {
         if self.discriminator.is_some() {
             format!("{}/{}", self.name, action.key)

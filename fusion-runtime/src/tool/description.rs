@@ -1,4 +1,4 @@
-//! Tool descriptions (SPEC §10): the text a discriminated tool announces, in the plain or the
+//! Tool descriptions (wire format §10): the text a discriminated tool announces, in the plain or the
 //! TOON layout, built from a list of action descriptors.
 //!
 //! These are pure functions: the tool layer (or generated code) describes each action once and
@@ -92,10 +92,10 @@ impl<'a> ActionDescriptor<'a> {
 /// The layout of a discriminated tool's description.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Layout {
-    /// A sentence listing the actions, then a `Workflow:` list (SPEC §10.3).
+    /// A sentence listing the actions, then a `Workflow:` list (wire format §10.3).
     #[default]
     Plain,
-    /// A TOON table `action|desc|required` (SPEC §10.2).
+    /// A TOON table `action|desc|required` (wire format §10.2).
     Toon,
 }
 
@@ -116,7 +116,7 @@ pub fn describe(
 }
 
 /// The description of a flat tool (one action, no discriminator): its description as written,
-/// or its name when the description is empty (SPEC §10.1).
+/// or its name when the description is empty (wire format §10.1).
 pub fn flat<'a>(name: &'a str, description: &'a str) -> &'a str {
     if description.is_empty() {
         name
@@ -125,7 +125,7 @@ pub fn flat<'a>(name: &'a str, description: &'a str) -> &'a str {
     }
 }
 
-/// The TOON layout (SPEC §10.2).
+/// The TOON layout (wire format §10.2).
 pub fn toon(
     name: &str,
     description: &str,
@@ -166,7 +166,7 @@ pub fn toon(
     out
 }
 
-/// The plain layout (SPEC §10.3).
+/// The plain layout (wire format §10.3).
 pub fn plain(
     name: &str,
     description: &str,

@@ -1,4 +1,4 @@
-//! The implicit wrapping (SPEC §12) of what needs the tool layer: a `ValidationError`, and a
+//! The implicit wrapping (wire format §12) of what needs the tool layer: a `ValidationError`, and a
 //! handler's `Result`, whose error may be a `ToolError` or a `ValidationError` envelope.
 
 use std::error::Error as StdError;

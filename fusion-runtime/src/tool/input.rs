@@ -17,13 +17,13 @@ use super::spec::ToolSpec;
 /// |---|---|---|
 /// | enum or struct | `name = "billing"` | the MCP tool name (default: the type name in snake case) |
 /// | enum or struct | `description = "..."` | the tool description (default: the type's doc comment, else the name) |
-/// | enum or struct | `select` | accept `_select` over the models the actions return (SPEC §7) |
-/// | enum | `toon` | describe the actions as a TOON table (SPEC §10.2) instead of the plain layout |
-/// | enum or struct | `output = Type` | the `outputSchema` (SPEC §11.3) |
+/// | enum or struct | `select` | accept `_select` over the models the actions return (wire format §7) |
+/// | enum | `toon` | describe the actions as a TOON table (wire format §10.2) instead of the plain layout |
+/// | enum or struct | `output = Type` | the `outputSchema` (wire format §11.3) |
 /// | enum or struct | `crate = path` | where `fusion_runtime` is, if re-exported under another name |
 /// | variant, or struct | `returns = Model` | the action presents a single `Model`: its wire names join `_select` |
 /// | variant, or struct | `returns = [Model]` | the action presents a collection of `Model` |
-/// | variant, or struct | `structured` | the action's data value is also sent as `structuredContent` (SPEC §11.2; see [`ActionSpec::structured`](crate::tool::ActionSpec::structured)) |
+/// | variant, or struct | `structured` | the action's data value is also sent as `structuredContent` (wire format §11.2; see [`ActionSpec::structured`](crate::tool::ActionSpec::structured)) |
 /// | variant, or struct | `destructive` / `read_only` | the action's hints (`[DESTRUCTIVE]`, `destructiveHint`, `readOnlyHint`) |
 /// | variant | `description = "..."` | the action description (default: the variant's doc comment) |
 ///
@@ -35,7 +35,7 @@ use super::spec::ToolSpec;
 /// applied, as `structuredContent` too. `structured` with `returns = [Model]` is a compile
 /// error (a collection's root is a list, never an object). When the tool declares no `output`
 /// and *every* action is `structured` with the same single model, the `outputSchema` is
-/// generated from that model (the root's `required` dropped under `_select`, SPEC §11.3), so the
+/// generated from that model (the root's `required` dropped under `_select`, wire format §11.3), so the
 /// model derives `schemars::JsonSchema` next to `Presenter`:
 ///
 /// - schemars reads the same `#[serde(rename, rename_all, skip_serializing, ...)]` attributes

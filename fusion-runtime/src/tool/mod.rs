@@ -1,4 +1,4 @@
-//! Layer 5, tools (SPEC §7, §10–§13): one MCP tool with several actions chosen by a discriminator, or a
+//! Layer 5, tools (wire format §7, §10–§13): one MCP tool with several actions chosen by a discriminator, or a
 //! flat tool with none, defined from a serde input type and its JSON Schema.
 //!
 //! A tool's input is a type that serde reads and schemars describes:
@@ -17,9 +17,9 @@
 //!
 //! A [`ToolSet`](crate::ToolSet) holds the tools of a server with their handlers, synchronous
 //! ([`ToolSet::tool`](crate::ToolSet::tool)) or asynchronous ([`ToolSet::tool_async`](crate::ToolSet::tool_async), plain `std` futures: no
-//! executor is assumed); either way, a failure or a panic becomes `INTERNAL_ERROR` (SPEC §13.7).
+//! executor is assumed); either way, a failure or a panic becomes `INTERNAL_ERROR` (wire format §13.7).
 //! An action declared [`structured`](ActionSpec::structured) also sends its presented single
-//! value as `structuredContent` (SPEC §11.2).
+//! value as `structuredContent` (wire format §11.2).
 //!
 //! ```
 //! use fusion_runtime::tool::{ActionSpec, ToolSpec};
@@ -64,7 +64,7 @@
 //! `definition` (what `tools/list` shows), `schema` (building a definition from a JSON Schema),
 //! `shape` and `validate` (the compiled checks of arguments), `routing` (one call's action,
 //! `_select` and arguments), `problems` and `validation_error` (the `<validation_error>`
-//! envelope), `description` (SPEC §10 descriptions), `call` (the call context and its handler's
+//! envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
 //! outcome), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
 
 pub(crate) mod call;
@@ -89,5 +89,5 @@ pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
 pub use spec::{ActionSpec, ToolSpec};
 pub use validation_error::ValidationError;
 
-/// The name of the selection argument (SPEC §7).
+/// The name of the selection argument (wire format §7).
 pub(crate) const SELECT: &str = "_select";

@@ -1,4 +1,4 @@
-//! The vocabulary of argument problems (SPEC §13.5): what is wrong with one field of a call,
+//! The vocabulary of argument problems (wire format §13.5): what is wrong with one field of a call,
 //! worded as the `<field>` lines of a `<validation_error>` write it.
 
 use std::fmt;
@@ -6,7 +6,7 @@ use std::fmt;
 use crate::encode::echo::Echo;
 use crate::encode::json::number_text;
 
-/// A JSON type name as SPEC §13.5 writes it.
+/// A JSON type name as wire format §13.5 writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum JsonType {
     /// `string`
@@ -37,7 +37,7 @@ impl JsonType {
     }
 }
 
-/// What a field expects, for the EXPECT part of a detail (SPEC §13.5).
+/// What a field expects, for the EXPECT part of a detail (wire format §13.5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expected {
     /// One of these text options.
@@ -70,7 +70,7 @@ impl fmt::Display for QuotedList<'_> {
     }
 }
 
-/// The SENT description of a JSON value (SPEC §13.5): `'text'` (shortened past 50 characters,
+/// The SENT description of a JSON value (wire format §13.5): `'text'` (shortened past 50 characters,
 /// escaped onto one line as [`Echo::SENT`] quotes it), a number's text, `true`/`false`/`null`,
 /// `an array of N items`, `an object`.
 pub(crate) fn describe_sent(value: &serde_json::Value) -> String {
@@ -94,12 +94,12 @@ pub(crate) fn describe_sent(value: &serde_json::Value) -> String {
     }
 }
 
-/// A bound of an out-of-range detail, written as SPEC §13.5 writes numbers.
+/// A bound of an out-of-range detail, written as wire format §13.5 writes numbers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Bound {
     /// An integer bound, exact.
     Int(i128),
-    /// A float bound, in SPEC §3.6 text.
+    /// A float bound, in wire format §3.6 text.
     Float(f64),
 }
 
@@ -112,7 +112,7 @@ impl fmt::Display for Bound {
     }
 }
 
-/// One problem of a call's arguments, one `<field>` line (SPEC §13.5).
+/// One problem of a call's arguments, one `<field>` line (wire format §13.5).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProblemKind {
     /// A required field is absent.
@@ -122,7 +122,7 @@ pub enum ProblemKind {
     },
     /// The JSON type is wrong.
     WrongType {
-        /// SENT of the value, as SPEC §13.5 describes a sent value.
+        /// SENT of the value, as wire format §13.5 describes a sent value.
         sent: String,
         /// What the field expects.
         expected: Expected,

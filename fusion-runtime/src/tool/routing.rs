@@ -1,4 +1,4 @@
-//! Routing and validating one call (SPEC §13.3–§13.6, §13.8): from the arguments a client sent
+//! Routing and validating one call (wire format §13.3–§13.6, §13.8): from the arguments a client sent
 //! to the arguments serde reads and the [`Call`] context, or to the error response that ends the
 //! call.
 
@@ -31,7 +31,7 @@ impl ToolDefinition {
         Ok((input, call))
     }
 
-    /// Routes and validates a call's arguments (SPEC §13.8 steps 2–3): the arguments serde will
+    /// Routes and validates a call's arguments (wire format §13.8 steps 2–3): the arguments serde will
     /// read (without `_select`; the discriminator kept, as serde's tagged enums need it) and the
     /// call context (the action, the checked `_select`); or the error response to send.
     ///
@@ -90,7 +90,7 @@ impl ToolDefinition {
         Ok((arguments, call))
     }
 
-    /// SPEC §13.3: the action a call names, or the routing error.
+    /// wire format §13.3: the action a call names, or the routing error.
     #[allow(
         clippy::result_large_err,
         reason = "the error is the response to send, moved once"
@@ -135,7 +135,7 @@ impl ToolDefinition {
             })
     }
 
-    /// SPEC §7.3: the checked selection, with its problems appended to `problems`.
+    /// wire format §7.3: the checked selection, with its problems appended to `problems`.
     fn check_select(&self, sent: Option<&Value>, problems: &mut Vec<Problem>) -> Option<Selection> {
         if self.select_names.is_empty() {
             return None;

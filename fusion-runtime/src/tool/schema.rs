@@ -1,5 +1,5 @@
 //! Building a [`ToolDefinition`] from a [`ToolSpec`] and the input type's JSON Schema
-//! (SPEC §7.1–§7.2, §10, §11.3): the flattened `inputSchema`, `_select`, the description, the
+//! (wire format §7.1–§7.2, §10, §11.3): the flattened `inputSchema`, `_select`, the description, the
 //! `outputSchema`, the annotations and the compiled checks.
 
 use serde_json::{Map, Value};
@@ -11,9 +11,9 @@ use super::description::{self, ActionDescriptor};
 use super::shape::{Compiler, Extra, SchemaError};
 use super::spec::{ActionRef, ActionSpec, ToolSpec};
 
-/// The description of the discriminator property (SPEC §7.1).
+/// The description of the discriminator property (wire format §7.1).
 const DISCRIMINATOR_DESCRIPTION: &str = "Which operation to perform";
-/// The description of the `_select` property (SPEC §7.2).
+/// The description of the `_select` property (wire format §7.2).
 const SELECT_DESCRIPTION: &str = "\u{26A1} Context optimization: select only the response fields you need. Omit to receive all fields.";
 
 impl ToolDefinition {
@@ -194,7 +194,7 @@ impl<'a> Builder<'a> {
             if let Some(tag) = &discriminator {
                 root.members.retain(|m| &m.name != tag);
             }
-            // The arguments' root always rejects unknown members (SPEC §13.5).
+            // The arguments' root always rejects unknown members (wire format §13.5).
             root.extra = Extra::Deny;
             let description = spec
                 .description
@@ -271,7 +271,7 @@ impl<'a> Builder<'a> {
                     "its action".to_owned()
                 };
                 return Err(self.error(format!(
-                    "{action} asks for structured content but presents a collection, and a collection cannot be sent as `structuredContent` (its root is a list, SPEC §11.2); remove `structured`, or declare a single value (`returns = Model`, `ActionSpec::returns`) instead of a collection (`returns = [Model]`, `ActionSpec::returns_all`)"
+                    "{action} asks for structured content but presents a collection, and a collection cannot be sent as `structuredContent` (its root is a list, wire format §11.2); remove `structured`, or declare a single value (`returns = Model`, `ActionSpec::returns`) instead of a collection (`returns = [Model]`, `ActionSpec::returns_all`)"
                 )));
             }
         }
@@ -312,7 +312,7 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    /// SPEC §10: the flat tool's own text, or a layout of the actions.
+    /// wire format §10: the flat tool's own text, or a layout of the actions.
     fn description(&self, discriminator: Option<&str>, actions: &[ActionDef]) -> String {
         let own = self
             .spec
@@ -347,7 +347,7 @@ impl<'a> Builder<'a> {
         )
     }
 
-    /// SPEC §7.1, flat tool.
+    /// wire format §7.1, flat tool.
     fn flat_schema(
         &self,
         action: &SchemaAction<'_>,
@@ -366,7 +366,7 @@ impl<'a> Builder<'a> {
         self.object_schema(properties, required, select_names)
     }
 
-    /// SPEC §7.1, discriminated tool: one object, the discriminator enum first, every field
+    /// wire format §7.1, discriminated tool: one object, the discriminator enum first, every field
     /// once with the actions that take it.
     fn discriminated_schema(
         &self,
@@ -467,7 +467,7 @@ impl<'a> Builder<'a> {
         schema
     }
 
-    /// SPEC §11.3: the declared schema, `$schema`, `title` and `description` removed, and the
+    /// wire format §11.3: the declared schema, `$schema`, `title` and `description` removed, and the
     /// root's `required` removed when `_select` can drop members.
     fn output_schema(
         &self,
@@ -611,7 +611,7 @@ fn without_description(schema: &Value) -> Value {
     schema
 }
 
-/// SPEC §7.1: the field's description followed by the action annotation.
+/// wire format §7.1: the field's description followed by the action annotation.
 fn annotate(schema: &Value, annotation: &str) -> Value {
     let mut schema = schema.clone();
     if let Some(map) = schema.as_object_mut() {
@@ -625,7 +625,7 @@ fn annotate(schema: &Value, annotation: &str) -> Value {
     schema
 }
 
-/// SPEC §7.2: the wire names of every presented model, once each, in code-unit order.
+/// wire format §7.2: the wire names of every presented model, once each, in code-unit order.
 fn select_names(specs: &[ActionSpec]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for spec in specs {
@@ -655,7 +655,7 @@ fn select_property(names: &[String]) -> Value {
     Value::Object(property)
 }
 
-/// SPEC §7.1: `destructiveHint` when an action is destructive, `readOnlyHint` when all are
+/// wire format §7.1: `destructiveHint` when an action is destructive, `readOnlyHint` when all are
 /// read-only.
 fn annotations(actions: &[ActionDef]) -> Option<Map<String, Value>> {
     let mut map = Map::new();

@@ -112,7 +112,7 @@ impl Shapes {
         }
     }
 
-    /// What a shape expects, for the EXPECT part of a problem (SPEC §13.5).
+    /// What a shape expects, for the EXPECT part of a problem (wire format §13.5).
     pub(crate) fn expected(&self, id: ShapeId) -> Expected {
         self.expected_depth(id, 0)
     }

@@ -68,7 +68,7 @@ impl ToolSpec {
         self
     }
 
-    /// Lists the actions as a TOON table in the description (SPEC §10.2).
+    /// Lists the actions as a TOON table in the description (wire format §10.2).
     pub fn toon(mut self) -> Self {
         self.layout = Layout::Toon;
         self
@@ -80,7 +80,7 @@ impl ToolSpec {
         self
     }
 
-    /// Enables `_select` (SPEC §7): the tool accepts the wire names of the models its actions
+    /// Enables `_select` (wire format §7): the tool accepts the wire names of the models its actions
     /// present (see [`ActionSpec::returns`]).
     pub fn select(mut self) -> Self {
         self.select = true;
@@ -96,7 +96,7 @@ impl ToolSpec {
     }
 
     /// Declares the output type: its JSON Schema (as the type serializes) becomes the tool's
-    /// `outputSchema` (SPEC §11.3). The root must be an object.
+    /// `outputSchema` (wire format §11.3). The root must be an object.
     pub fn output<T: JsonSchema>(mut self) -> Self {
         // Inlined like input schemas, so each member's schema stands on its own.
         let generator = schemars::generate::SchemaSettings::draft2020_12()
@@ -229,14 +229,14 @@ impl ActionSpec {
         self
     }
 
-    /// Asks for `structuredContent` (SPEC §11.2): when the action answers with a JSON or TOON
+    /// Asks for `structuredContent` (wire format §11.2): when the action answers with a JSON or TOON
     /// data value, the response also carries that value, selection and redaction applied, as
     /// `structuredContent`. Meant for an action that presents a single value.
     ///
     /// - The value must be a JSON object. An action declared with
     ///   [`returns_all`](Self::returns_all) is refused when the tool is defined; a handler that
     ///   answers a structured action with a list (or a number, a text in JSON, `null`) ends the
-    ///   call with `INTERNAL_ERROR` (SPEC §13.7), since a list cannot be `structuredContent`.
+    ///   call with `INTERNAL_ERROR` (wire format §13.7), since a list cannot be `structuredContent`.
     /// - Error responses, text data blocks (`OK`, plain texts) and responses that already carry
     ///   `structuredContent` ([`success_structured`](crate::success_structured)) are sent as
     ///   they are.

@@ -1,4 +1,4 @@
-//! The tools of a server with their handlers (SPEC §13.8: tool name, discriminator, validation,
+//! The tools of a server with their handlers (wire format §13.8: tool name, discriminator, validation,
 //! handler, presentation), and the small executor that answers an asynchronous handler on the
 //! calling thread.
 
@@ -74,7 +74,7 @@ struct Entry {
 }
 
 /// The tools of a server, each with its handler: lists their definitions and answers calls
-/// (SPEC §13.8: tool name, discriminator, validation, handler, presentation).
+/// (wire format §13.8: tool name, discriminator, validation, handler, presentation).
 ///
 /// Handlers are synchronous ([`ToolSet::tool`]) or asynchronous ([`ToolSet::tool_async`]), and
 /// one set can mix both. [`ToolSet::call_async`] answers any call without blocking (an MCP
@@ -167,10 +167,10 @@ impl ToolSet {
 
     /// Adds the tool `T`, answered by the asynchronous `handler`: it gets the typed input and
     /// the call context (owned, so the future can keep it), and its future's output is wrapped
-    /// as a synchronous handler's result is (SPEC §12).
+    /// as a synchronous handler's result is (wire format §12).
     ///
     /// An error, or a panic while the handler runs or its future is polled, ends the call with
-    /// `INTERNAL_ERROR` (SPEC §13.7), reported as for synchronous handlers. The future must be
+    /// `INTERNAL_ERROR` (wire format §13.7), reported as for synchronous handlers. The future must be
     /// `Send + 'static` (servers run it on any worker thread); it may await anything, on any
     /// executor.
     ///
@@ -330,7 +330,7 @@ impl ToolSet {
         }
     }
 
-    /// SPEC §13.8 steps 1–3: the tool's entry, the arguments serde reads and the call context;
+    /// wire format §13.8 steps 1–3: the tool's entry, the arguments serde reads and the call context;
     /// or the response that ends the call (unknown tool, routing or validation error).
     #[allow(
         clippy::result_large_err,

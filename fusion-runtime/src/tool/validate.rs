@@ -1,13 +1,13 @@
-//! The argument walker (SPEC §13.5–§13.6): checks a JSON value against a compiled shape and
+//! The argument walker (wire format §13.5–§13.6): checks a JSON value against a compiled shape and
 //! collects every problem, in report order, with its path and what was sent.
 //!
 //! The walk also normalises what serde will read: an optional member sent as `null` is removed
-//! (SPEC §13.5: "an optional field accepts `null` as absent"), and an integral float in an
+//! (wire format §13.5: "an optional field accepts `null` as absent"), and an integral float in an
 //! integer position (`5.0`) becomes the integer it denotes.
 
 use serde_json::{Map, Number, Value};
 
-/// How many problems one `<validation_error>` lists. SPEC §13.6 reports every problem, but a
+/// How many problems one `<validation_error>` lists. wire format §13.6 reports every problem, but a
 /// `_select` of a million non-strings (2 MB sent) would otherwise answer with an 88 MB envelope
 /// built in hundreds of MB of memory: past this many, the walk stops and the envelope ends with
 /// one line saying so (hardening, issue 6).
@@ -152,7 +152,7 @@ impl Walker<'_> {
         }
     }
 
-    /// The declared members of an object, in declaration order (SPEC §13.6).
+    /// The declared members of an object, in declaration order (wire format §13.6).
     pub(crate) fn check_members(
         &self,
         object: &ObjectShape,

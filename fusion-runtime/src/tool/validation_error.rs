@@ -1,4 +1,4 @@
-//! The `<validation_error>` envelope (SPEC §13.4): every problem of a call's arguments at once.
+//! The `<validation_error>` envelope (wire format §13.4): every problem of a call's arguments at once.
 
 use std::fmt;
 
@@ -10,7 +10,7 @@ use crate::response::ToolResponse;
 const VALIDATION_RECOVERY: &str =
     "Fix the fields above and call the tool again. Do not explain the error.";
 
-/// A `<validation_error>` envelope: every problem of a call's arguments (SPEC §13.4).
+/// A `<validation_error>` envelope: every problem of a call's arguments (wire format §13.4).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValidationError {
     reference: String,

@@ -1,5 +1,5 @@
 //! Hardening property 1 (forging): arbitrary strings in every text-bearing input never change
-//! the structure that the reference parser (`fusion_tests::wire`) recovers (SPEC §5.10 P1–P8).
+//! the structure that the reference parser (`fusion_tests::wire`) recovers (wire format §5.10 P1–P8).
 
 use crate::harden_support;
 

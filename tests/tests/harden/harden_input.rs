@@ -2,8 +2,8 @@
 //! shape, deep nesting, huge strings, numbers out of every range) always yields the typed action
 //! or an error envelope: never a panic, never `INTERNAL_ERROR`, never a protocol error.
 //!
-//! Which outcome is checked exactly (SPEC §13.8): the routing error follows from the
-//! discriminator alone (SPEC §13.3, its texts decoded by the reference parser); a valid action
+//! Which outcome is checked exactly (wire format §13.8): the routing error follows from the
+//! discriminator alone (wire format §13.3, its texts decoded by the reference parser); a valid action
 //! reaches the handler or gets a `<validation_error>` for that action; and a validation error
 //! never comes from serde's own refusal (`(root)`: `Invalid value.`), which would mean the
 //! argument walker let through a value the typed input cannot hold.
@@ -657,7 +657,7 @@ fn near(valid: impl Strategy<Value = Value>) -> impl Strategy<Value = (Value, Ve
     )
 }
 
-/// What SPEC §13.3 says routing answers for these arguments: the action key, or the routing
+/// What wire format §13.3 says routing answers for these arguments: the action key, or the routing
 /// error's code and the texts of its envelope.
 #[allow(
     clippy::result_large_err,
@@ -724,7 +724,7 @@ fn route(definition: &ToolDefinition, arguments: Option<&Value>) -> Result<Strin
 /// Whether a handler's own response is allowed for the tool.
 type HandlerCheck = fn(&ToolResponse, &[Block]) -> Result<(), TestCaseError>;
 
-/// Checks one call against SPEC §13.8.
+/// Checks one call against wire format §13.8.
 fn check_call(
     tools: &ToolSet,
     name: &str,
@@ -1023,7 +1023,7 @@ fn the_generators_reach_every_outcome() {
     }
 }
 
-/// SENT (SPEC §13.5) of the values `echoed_value` generates, written from the SPEC alone.
+/// SENT (wire format §13.5) of the values `echoed_value` generates, written from the wire format alone.
 fn sent(value: &Value) -> String {
     match value {
         Value::String(text) => harden_support::sent_text(text),
@@ -1049,7 +1049,7 @@ proptest! {
     #![proptest_config(config())]
 
     /// Forging through the tool layer: values, `_select` elements and member names sent by the
-    /// client come back in the `<validation_error>` exactly, in SPEC §13.6 order, and the
+    /// client come back in the `<validation_error>` exactly, in wire format §13.6 order, and the
     /// reference parser recovers each `<field>` with its decoded path and detail.
     #[test]
     fn validation_errors_echo_arbitrary_values_exactly(

@@ -1,11 +1,11 @@
 //! Hardening property 1 (forging) through derived presenters: arbitrary strings in a model's
 //! fields reach rule templates, suggestion templates, UI templates and callbacks, collection
 //! callbacks and embedded children (two levels deep), and the reference parser
-//! (`fusion_tests::wire`) still recovers exactly the blocks SPEC §6 says the presenter emits,
+//! (`fusion_tests::wire`) still recovers exactly the blocks wire format §6 says the presenter emits,
 //! with their decoded texts; the JSON data block parses back to the wire value and the TOON data
 //! block decodes (with `toon-format`) to it.
 //!
-//! The expected responses come from `Expect`, a second implementation of SPEC §6.2–§6.8 written
+//! The expected responses come from `Expect`, a second implementation of wire format §6.2–§6.8 written
 //! for this test (truncation, UI, embeds with their de-duplication, rules, suggestions), fed with
 //! the same declarations as the derived presenters.
 
@@ -143,7 +143,7 @@ impl Leaf {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The expectation: SPEC §6 written again, over the same declarations.
+// The expectation: wire format §6 written again, over the same declarations.
 
 /// One block an embedded child contributes, as the reference parser must recover it.
 #[derive(Debug, Clone, PartialEq)]
@@ -169,7 +169,7 @@ impl Contributed {
     }
 }
 
-/// What a presenter contributes besides its data block (SPEC §6.2 steps 3–6).
+/// What a presenter contributes besides its data block (wire format §6.2 steps 3–6).
 #[derive(Debug, Default)]
 struct Parts {
     ui: Vec<UiBlock>,
@@ -230,14 +230,14 @@ fn embed_value<C: Expect>(items: &[C], many: bool) -> EmbedValue<'_> {
     Box::new(move |with_ui| parts(items, many, with_ui))
 }
 
-/// SPEC §4.5.
+/// wire format §4.5.
 fn truncation_summary(shown: usize, hidden: usize) -> UiBlock {
     ui::summary(format!(
         "\u{26A0}\u{FE0F} Dataset truncated. {shown} shown, {hidden} hidden. Use filters to narrow results."
     ))
 }
 
-/// SPEC §6.2 steps 1 and 3–6 (a single value is `items` of length 1 with `many` false).
+/// wire format §6.2 steps 1 and 3–6 (a single value is `items` of length 1 with `many` false).
 fn parts<T: Expect>(items: &[T], many: bool, with_ui: bool) -> Parts {
     let shown = match T::LIMIT {
         Some(limit) if many && items.len() > limit => &items[..limit],
@@ -255,7 +255,7 @@ fn parts<T: Expect>(items: &[T], many: bool, with_ui: bool) -> Parts {
             out.ui.extend(shown[0].item_ui());
         }
     }
-    // SPEC §6.8: one `seen` set for the whole presentation; UI only from item 0.
+    // wire format §6.8: one `seen` set for the whole presentation; UI only from item 0.
     let mut seen: Vec<Block> = Vec::new();
     for (index, item) in shown.iter().enumerate() {
         let skip_ui = !with_ui || index > 0;
@@ -442,7 +442,7 @@ const ITEM_NAMES: [&str; 10] = [
     "id", "note", "tool", "reason", "flagged", "tags", "lang", "secret", "owner", "children",
 ];
 
-/// SPEC §7.4: the selected members, in model order.
+/// wire format §7.4: the selected members, in model order.
 fn selected(wire: Value, selection: &[String]) -> Value {
     if selection.is_empty() {
         return wire;
@@ -476,7 +476,7 @@ fn expected_blocks(parts: &Parts) -> Vec<Block> {
     blocks
 }
 
-/// The testing view's lists (SPEC §14.2): own UI then the children's; children's rules and
+/// The testing view's lists (wire format §14.2): own UI then the children's; children's rules and
 /// suggestions first.
 fn expected_view(parts: &Parts) -> (Vec<UiBlock>, Vec<String>, Vec<(String, String)>) {
     let mut ui = parts.ui.clone();
@@ -626,7 +626,7 @@ fn items() -> impl Strategy<Value = Vec<Item>> {
 }
 
 /// Selections of `Item`'s names, and of a name another model of the tool would have (it matches
-/// nothing, SPEC §7.4, so a selection of it alone is `{}`).
+/// nothing, wire format §7.4, so a selection of it alone is `{}`).
 fn selection() -> impl Strategy<Value = Vec<String>> {
     let mut names = ITEM_NAMES.to_vec();
     names.push("elsewhere");

@@ -4,7 +4,7 @@
 //! at the top level, embedded, in a collection, under `_select`, written as TOON (presented,
 //! `toon_success`, the compile-time table path, the generic encoder) or as `structuredContent`,
 //! and whether the value comes from a presenter, a plain serializable wrapper or the tool layer
-//! (SPEC §8.2–§8.4). The billing tool's fixture emails are checked the same way over every action.
+//! (wire format §8.2–§8.4). The billing tool's fixture emails are checked the same way over every action.
 //!
 //! Each redacted text is `hostile prefix + core + hostile suffix`, the core an alphanumeric
 //! marker that survives every escaping, so a leak in any form shows as the core; each redacted

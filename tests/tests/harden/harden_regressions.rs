@@ -134,7 +134,7 @@ struct Holder {
 
 /// Found while checking deep nesting (hardening property 3's "deep nesting" on the output side):
 /// the testing view parsed a JSON data block back with the nesting limit of `serde_json` (128 levels), so the
-/// view of a deeper value was `null` instead of the wire value (SPEC §14.2), for plain JSON
+/// view of a deeper value was `null` instead of the wire value (wire format §14.2), for plain JSON
 /// responses and for presented TOON responses alike.
 #[test]
 fn regression_view_of_a_json_block_deeper_than_128_levels() {
@@ -182,7 +182,7 @@ mod bounded {
     }
 }
 
-/// Found by the input properties' size study: SPEC §13.6 reports every problem, so a `_select`
+/// Found by the input properties' size study: wire format §13.6 reports every problem, so a `_select`
 /// of a million non-strings (2 MB sent) answered with an 88 MB envelope built in 351 MB of
 /// memory. The walk now stops after 100 problems and the envelope says so in one last line.
 #[test]
@@ -207,7 +207,7 @@ fn regression_validation_envelope_is_bounded() {
     assert!(text.contains(
         "<field name=\"(root)\">More problems than listed: only the first 100 are reported. Fix them and call the tool again.</field>"
     ));
-    // The first problems are still the ordinary ones, in SPEC §13.6 order.
+    // The first problems are still the ordinary ones, in wire format §13.6 order.
     assert!(text.contains(
         "<field name=\"ids.0\">Wrong type. You sent: 'x'. Expected type: integer.</field>"
     ));

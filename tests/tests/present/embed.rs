@@ -1,4 +1,4 @@
-//! `#[embed]`: child presenters of a model field (SPEC §6.8): a presenter, an `Option`, a
+//! `#[embed]`: child presenters of a model field (wire format §6.8): a presenter, an `Option`, a
 //! `Vec`, a slice or a `Box` of one; de-duplication and the first-item UI rule.
 
 use crate::support;
@@ -7,14 +7,14 @@ use fusion_runtime::Presenter;
 use fusion_runtime::ui::{self, UiBlock};
 use support::{assert_blocks, listing};
 
-/// SPEC V6: `Client` with a static rule.
+/// wire format V6: `Client` with a static rule.
 #[derive(Presenter)]
 #[rule("From child presenter")]
 struct V6Client {
     name: &'static str,
 }
 
-/// SPEC V6: `Order` with item UI, a static rule and a suggestion, embedding `Client`.
+/// wire format V6: `Order` with item UI, a static rule and a suggestion, embedding `Client`.
 #[derive(Presenter)]
 #[ui(Self::chart)]
 #[rule("Rule 1")]
@@ -56,7 +56,7 @@ fn v06_full_block_order() {
     );
 }
 
-/// SPEC V29–V32 **Client**.
+/// wire format V29–V32 **Client**.
 #[derive(Presenter)]
 #[rule("Display company name prominently.")]
 #[ui(markdown = "Client: {name}")]
@@ -65,7 +65,7 @@ struct Client {
     name: &'static str,
 }
 
-/// SPEC V29–V30 **Order**: an absent client is omitted from the wire form.
+/// wire format V29–V30 **Order**: an absent client is omitted from the wire form.
 #[derive(Presenter)]
 #[rule("Order rule")]
 #[ui(markdown = "Order UI")]
@@ -126,14 +126,14 @@ fn v30_embed_collection() {
     );
 }
 
-/// SPEC V31 **Contact**.
+/// wire format V31 **Contact**.
 #[derive(Presenter)]
 #[rule("Contacts are shared across teams.")]
 struct Contact {
     name: &'static str,
 }
 
-/// SPEC V31 `Shipment`: two embeds of one model, no declarations.
+/// wire format V31 `Shipment`: two embeds of one model, no declarations.
 #[derive(Presenter)]
 struct Shipment {
     id: &'static str,
@@ -159,7 +159,7 @@ fn v31_embed_de_duplication_inside_one_item() {
     );
 }
 
-/// SPEC V32: a parent that writes an absent client as `null`, no declarations of its own.
+/// wire format V32: a parent that writes an absent client as `null`, no declarations of its own.
 #[derive(Presenter)]
 struct Parent {
     id: &'static str,

@@ -1,5 +1,5 @@
 //! `Presenter::STATIC_ONLY`: a parent presents a child whose presenter has nothing but static
-//! item rules once per presentation, not once per item (SPEC §6.8 would drop the repeats). The
+//! item rules once per presentation, not once per item (wire format §6.8 would drop the repeats). The
 //! shortcut must change nothing: the same presenters with `STATIC_ONLY = false` (the engine's
 //! plain path) are the reference, on generated parents, children and grandparents.
 

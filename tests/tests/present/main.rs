@@ -1,4 +1,4 @@
-//! The presenter layer: `#[derive(Presenter)]` and what it generates (SPEC §6–§8): container
+//! The presenter layer: `#[derive(Presenter)]` and what it generates (wire format §6–§8): container
 //! options, rules, suggestions, UI blocks (and `DECLARES_UI`), embeds, redaction, `_select`,
 //! serde compatibility, hygiene and lints of the expansion. One test binary for the layer, so the tests link once.
 

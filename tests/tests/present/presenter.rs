@@ -1,5 +1,5 @@
 //! `#[derive(Presenter)]` container options: `agent_limit`, `context`, `name`, `crate`,
-//! `field_enum`; single values and collections (SPEC §6), generics and lifetimes.
+//! `field_enum`; single values and collections (wire format §6), generics and lifetimes.
 
 use crate::support;
 
@@ -38,7 +38,7 @@ fn v22_collection_item_suggestions_from_every_item() {
     );
 }
 
-/// SPEC V23–V25 model: `{id: text, value: integer}`.
+/// wire format V23–V25 model: `{id: text, value: integer}`.
 #[derive(Presenter)]
 #[presenter(agent_limit = 2)]
 #[collection_ui(Self::view)]
@@ -94,7 +94,7 @@ fn agent_limit_leaves_short_collections_and_single_values_alone() {
     );
 }
 
-/// SPEC V25 model: `{id: text}`, agent limit 0.
+/// wire format V25 model: `{id: text}`, agent limit 0.
 #[derive(Presenter)]
 #[presenter(agent_limit = 0)]
 struct Nothing {

@@ -1,5 +1,5 @@
 //! `#[redact]`: the default censor, a fixed censor, a censor function; redaction on every wire
-//! channel, at every depth, after selection (SPEC §8).
+//! channel, at every depth, after selection (wire format §8).
 
 use crate::support;
 
@@ -7,7 +7,7 @@ use fusion_runtime::ui::{self, UiBlock};
 use fusion_runtime::{Presenter, ResponseBuilder, Selection};
 use support::assert_blocks;
 
-/// SPEC §16.7 **Card**.
+/// wire format §16.7 **Card**.
 #[derive(Presenter)]
 struct Card {
     #[redact]
@@ -15,7 +15,7 @@ struct Card {
     exp: String,
 }
 
-/// SPEC §16.7 **Person**.
+/// wire format §16.7 **Person**.
 #[derive(Presenter)]
 #[ui(Self::card_ui)]
 #[rule("Rules see ssn {ssn}", reveal(ssn))]
@@ -75,7 +75,7 @@ fn mask_card(cc: &str) -> String {
     format!("****-{}", &cc[cc.len() - 4..])
 }
 
-/// SPEC V41 model: every censor variant.
+/// wire format V41 model: every censor variant.
 #[derive(Presenter)]
 struct Account {
     holder: String,

@@ -1,5 +1,5 @@
 //! `#[rule]` and `#[collection_rule]`: static texts, templates, conditions, functions
-//! (SPEC §6.4), and the order and de-duplication of the rule list.
+//! (wire format §6.4), and the order and de-duplication of the rule list.
 
 use crate::support;
 
@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use fusion_runtime::{Presenter, ResponseBuilder};
 use support::{assert_blocks, listing};
 
-/// SPEC V26 model.
+/// wire format V26 model.
 #[derive(Presenter)]
 #[rule("Quantities are in units.")]
 #[rule("SKU {sku} is out of stock.", when = Self::out_of_stock)]
@@ -43,7 +43,7 @@ fn v26_dynamic_item_rules_for_every_item() {
     );
 }
 
-/// SPEC V27 presenter A: only a dynamic rule.
+/// wire format V27 presenter A: only a dynamic rule.
 #[derive(Presenter)]
 #[rule(call = Self::dynamic)]
 struct OnlyDynamic {
@@ -56,7 +56,7 @@ impl OnlyDynamic {
     }
 }
 
-/// SPEC V27 presenter B: only a static rule.
+/// wire format V27 presenter B: only a static rule.
 #[derive(Presenter)]
 #[rule("static")]
 struct OnlyStatic {
@@ -81,7 +81,7 @@ fn v27_empty_collection_static_rules_only() {
     assert_eq!(OnlyStatic { a: 1 }.a, 1);
 }
 
-/// SPEC V28 model: item rule, collection rule with `{n}`, both suggestion kinds.
+/// wire format V28 model: item rule, collection rule with `{n}`, both suggestion kinds.
 #[derive(Presenter)]
 #[rule("Item rule")]
 #[collection_rule("Total: {n}")]
@@ -188,7 +188,7 @@ fn collection_rules_in_declaration_order() {
         response.blocks()[1],
         "<domain_rules>\n- Item static.\n- Static collection rule.\n- More than one: 2 items.\n- Names: a, b\n</domain_rules>"
     );
-    // Collection rules are evaluated for an empty collection too (SPEC §6.4 step 3).
+    // Collection rules are evaluated for an empty collection too (wire format §6.4 step 3).
     let empty = Listed::present_all(&[]).build().unwrap();
     assert_eq!(
         empty.blocks()[1],

@@ -1,4 +1,4 @@
-//! `_select` on presented values (SPEC §7.4–7.5) and the generated field enum: names, parsing,
+//! `_select` on presented values (wire format §7.4–7.5) and the generated field enum: names, parsing,
 //! the list of fields and its JSON-schema enum.
 
 use crate::support;
@@ -78,7 +78,7 @@ fn v38_selection_leaves_ui_rules_and_suggestions_unaffected() {
     );
 }
 
-/// SPEC §16.6 model **Inv2** with the static rule `cents`.
+/// wire format §16.6 model **Inv2** with the static rule `cents`.
 #[derive(Presenter)]
 #[rule("cents")]
 struct Inv2 {
@@ -201,7 +201,7 @@ struct BillingCustomer {
 
 #[test]
 fn v33_select_names_of_the_billing_invoice() {
-    // The tool layer sorts the union of the presented models' names (SPEC §7.2); for the
+    // The tool layer sorts the union of the presented models' names (wire format §7.2); for the
     // billing tool that union is the Invoice's wire names, `internal_margin_bps` excluded.
     let mut names = <BillingInvoice as Model>::WIRE_NAMES.to_vec();
     names.sort_unstable();

@@ -1,5 +1,5 @@
 //! `#[suggest]` and `#[collection_suggest]`: fixed pairs, templates, conditions and functions
-//! (SPEC §6.5).
+//! (wire format §6.5).
 
 use crate::support;
 

@@ -1,5 +1,5 @@
 //! `#[ui]` and `#[collection_ui]`: functions, templated markdown and summary helpers,
-//! conditions (SPEC §6.2 step 3, §6.6).
+//! conditions (wire format §6.2 step 3, §6.6).
 
 use crate::support;
 
@@ -7,7 +7,7 @@ use fusion_runtime::Presenter;
 use fusion_runtime::ui::{self, UiBlock, Width};
 use support::{assert_blocks, listing};
 
-/// SPEC V23 model: `{id: text, value: integer}` with collection UI summary(`{n} items`).
+/// wire format V23 model: `{id: text, value: integer}` with collection UI summary(`{n} items`).
 #[derive(Presenter)]
 #[collection_ui(summary = "{n} items")]
 struct Counted {

@@ -1,5 +1,5 @@
 //! Every section citation in the code and its documentation resolves to a heading of
-//! `docs/wire-format.md`, so a reader can look up what a comment such as "SPEC" + section sign
+//! `docs/wire-format.md`, so a reader can look up what a comment such as "wire format" + section sign
 //! + "5.5" refers to, and a renumbered section cannot leave stale pointers behind.
 //!
 //! The scan reads every `*.rs` and `*.md` file under the crates, the tests, the examples and the
@@ -339,7 +339,7 @@ fn a_citation_is_a_number_a_range_or_a_list() {
     let sections = |line: &str| -> Vec<Vec<Section>> {
         citations(line).into_iter().map(|c| c.sections).collect()
     };
-    assert_eq!(sections("SPEC \u{a7}5.5."), [vec![vec![5, 5]]]);
+    assert_eq!(sections("wire format \u{a7}5.5."), [vec![vec![5, 5]]]);
     assert_eq!(sections("(\u{a7}3)"), [vec![vec![3]]]);
     assert_eq!(sections("\u{a7}\u{a7}13.5.2 x"), [vec![vec![13, 5, 2]]]);
     assert_eq!(

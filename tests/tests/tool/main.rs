@@ -1,5 +1,5 @@
 //! The tool layer: `#[derive(Tool)]`, `ToolSet`, definitions, structured output, asynchronous
-//! handlers and the SPEC §16 tool vectors. One test binary for the layer, so the tests link once.
+//! handlers and the wire format §16 tool vectors. One test binary for the layer, so the tests link once.
 
 mod tool_async;
 mod tool_definition;

@@ -1,5 +1,5 @@
 //! Asynchronous tool handlers: `ToolSet::tool_async`, `ToolSet::call_async` and the blocking
-//! `ToolSet::call`, with failures and panics anywhere in the future ending as SPEC §13.7's
+//! `ToolSet::call`, with failures and panics anywhere in the future ending as wire format §13.7's
 //! `INTERNAL_ERROR` (V67), exactly as for synchronous handlers. No async runtime is used: the
 //! futures below are woken by themselves or by another thread, and the test executor is a
 //! dozen lines of `std`.

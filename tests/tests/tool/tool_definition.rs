@@ -1,4 +1,4 @@
-//! Tool definitions that are rejected when the tool is defined (SPEC §7.1, §11.2–§11.3), each
+//! Tool definitions that are rejected when the tool is defined (wire format §7.1, §11.2–§11.3), each
 //! with a message that says what to change; and the argument normalisations serde relies on.
 
 use fusion_runtime::tool::{ActionSpec, ToolDefinition, ToolSpec, input_schema_of};

@@ -214,7 +214,7 @@ mod hygiene {
 fn expansion_is_hygienic() {
     let definition = hygiene::Shadowed::definition().unwrap();
     assert_eq!(definition.name(), "shadowed");
-    // `select` without any presented model: no `_select` property (SPEC §7.2).
+    // `select` without any presented model: no `_select` property (wire format §7.2).
     let properties = definition.input_schema()["properties"].as_object().unwrap();
     assert!(!properties.contains_key("_select"));
     assert_eq!(

@@ -1,4 +1,4 @@
-//! SPEC §11.2–§11.3 through the tool layer: an action that asks for `structuredContent` gets
+//! wire format §11.2–§11.3 through the tool layer: an action that asks for `structuredContent` gets
 //! its presented single value (selection and redaction applied, the same value as the data
 //! block), a collection asking for it is refused, and the output schema is generated from the
 //! presented model.
@@ -154,7 +154,7 @@ fn without_a_selection_the_whole_wire_value_is_structured() {
 #[test]
 fn the_output_schema_comes_from_the_model_without_required_under_select() {
     // schemars' bytes (nested doc comments kept), the root's `required` removed since
-    // `_select` can drop any member (SPEC §11.3), `tax_id` described as the text it is on the
+    // `_select` can drop any member (wire format §11.3), `tax_id` described as the text it is on the
     // wire (`#[schemars(with = "String")]`), `margin_bps` absent like on the wire.
     let definition = GetInvoice::definition().unwrap();
     assert_eq!(
@@ -163,7 +163,7 @@ fn the_output_schema_comes_from_the_model_without_required_under_select() {
     );
 }
 
-/// The same tool without `_select`: the root keeps `required` (SPEC §11.3).
+/// The same tool without `_select`: the root keeps `required` (wire format §11.3).
 #[derive(Deserialize, schemars::JsonSchema, Tool)]
 #[fusion(returns = Invoice, structured)]
 #[allow(dead_code, reason = "read by serde only")]
@@ -211,7 +211,7 @@ fn only_the_structured_action_carries_structured_content() {
     assert_eq!(ping.structured_content(), None);
     assert_eq!(ping.blocks(), ["pong"]);
 
-    // Errors never carry structuredContent (SPEC §1.3).
+    // Errors never carry structuredContent (wire format §1.3).
     let missing = tools.call("billing", Some(json!({"action": "get", "id": "missing"})));
     assert_eq!(missing.is_error(), Some(true));
     assert_eq!(missing.structured_content(), None);
@@ -248,7 +248,7 @@ fn a_structured_collection_is_refused_when_the_tool_is_defined() {
     assert_eq!(refused.tool(), "hand");
     assert_eq!(
         refused.to_string(),
-        "tool `hand` cannot be defined: the action `list` asks for structured content but presents a collection, and a collection cannot be sent as `structuredContent` (its root is a list, SPEC §11.2); remove `structured`, or declare a single value (`returns = Model`, `ActionSpec::returns`) instead of a collection (`returns = [Model]`, `ActionSpec::returns_all`)"
+        "tool `hand` cannot be defined: the action `list` asks for structured content but presents a collection, and a collection cannot be sent as `structuredContent` (its root is a list, wire format §11.2); remove `structured`, or declare a single value (`returns = Model`, `ActionSpec::returns`) instead of a collection (`returns = [Model]`, `ActionSpec::returns_all`)"
     );
     // A collection that does not ask, and a single value that does, are fine.
     let fine = define(
@@ -320,7 +320,7 @@ fn a_collection_answering_a_structured_action_is_an_internal_error() {
     assert_eq!(
         *reported.lock().unwrap(),
         [
-            "[hand/list] the action asks for structured content, but its handler answered with an array, and `structuredContent` must be a JSON object (SPEC §11.2: a collection cannot be structured content); present a single value, or remove `structured` from the action"
+            "[hand/list] the action asks for structured content, but its handler answered with an array, and `structuredContent` must be a JSON object (wire format §11.2: a collection cannot be structured content); present a single value, or remove `structured` from the action"
         ]
     );
     // A response that already carries structuredContent is the handler's own.

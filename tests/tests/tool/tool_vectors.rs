@@ -1,4 +1,4 @@
-//! SPEC §16 vectors of the tool layer on tool T (V33, V36, V38, V59–V64, V67, V68), the
+//! wire format §16 vectors of the tool layer on tool T (V33, V36, V38, V59–V64, V67, V68), the
 //! payments tool (V66) and the output schema (V55).
 
 use std::fmt::Write as _;
@@ -17,7 +17,7 @@ struct Inv2 {
     status: String,
 }
 
-/// Tool T (SPEC §16.6).
+/// Tool T (wire format §16.6).
 #[derive(Deserialize, schemars::JsonSchema)]
 #[allow(dead_code, reason = "`limit` is read by serde only")]
 #[serde(tag = "action", rename_all = "snake_case")]
@@ -120,7 +120,7 @@ fn tool_t_input_schema_is_flat_with_the_action_enum_first() {
             "required": ["action"]
         })
     );
-    // Member order matters (SPEC §7.1): compare the text too.
+    // Member order matters (wire format §7.1): compare the text too.
     let keys: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
     assert_eq!(keys, ["action", "id", "limit", "_select"]);
 }
@@ -272,7 +272,7 @@ fn v66_variant_tag_long_text_type_range() {
         r#"isError true
 [0] "<validation_error action=\"payments/charge\">\n<field name=\"amount_cents\">Out of range. You sent: -5. Must be between 0 and 4294967295.</field>\n<field name=\"method.kind\">Unknown variant. You sent: 'cash'. Valid options: 'card', 'transfer'.</field>\n<field name=\"quantity\">Wrong type. You sent: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'. Expected type: integer.</field>\n<recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>""#
     );
-    // No `_select` on this tool: it is an ordinary unknown field (SPEC §7.3).
+    // No `_select` on this tool: it is an ordinary unknown field (wire format §7.3).
     let response = tools.call(
         "payments",
         Some(json!({"action": "charge", "amount_cents": 5, "method": {"kind": "card", "last4": "4242"}, "_select": []})),

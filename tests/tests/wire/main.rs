@@ -1,5 +1,5 @@
-//! The wire layer: the response envelope and its blocks (SPEC §1–§5, §11–§14), the JSON writer
-//! and the TOON encoder (SPEC §9–§10), each checked against the SPEC vectors and properties.
+//! The wire layer: the response envelope and its blocks (wire format §1–§5, §11–§14), the JSON writer
+//! and the TOON encoder (wire format §9–§10), each checked against the wire format vectors and properties.
 //! One test binary for the layer, so the tests link once.
 
 mod token_estimate;

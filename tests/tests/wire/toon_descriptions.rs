@@ -1,4 +1,4 @@
-//! SPEC §16.9 tool description vectors V50–V53 (SPEC §10).
+//! wire format §16.9 tool description vectors V50–V53 (wire format §10).
 
 use fusion_runtime::tool::description::{self, ActionDescriptor, Layout};
 

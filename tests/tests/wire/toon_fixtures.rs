@@ -1,4 +1,4 @@
-//! The official TOON v4.0 encode suite (SPEC §9.10): every vector of every file of
+//! The official TOON v4.0 encode suite (wire format §9.10): every vector of every file of
 //! `../shared/toon-fixtures/encode/` (override the folder with `FUSION_TOON_FIXTURES`), each with
 //! its own options. Failures are reported by file and vector name with both texts.
 
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use fusion_runtime::toon::{self, Delimiter, ToonOptions};
 use serde_json::Value;
 
-/// SPEC §9.10: the suite has exactly this many encode vectors.
+/// wire format §9.10: the suite has exactly this many encode vectors.
 const OFFICIAL_ENCODE_VECTORS: usize = 173;
 
 fn fixtures_dir() -> PathBuf {

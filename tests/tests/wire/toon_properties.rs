@@ -1,4 +1,4 @@
-//! SPEC §5.10 properties of the TOON encoder with generated values: P1 (no framework tag start
+//! wire format §5.10 properties of the TOON encoder with generated values: P1 (no framework tag start
 //! in the text) and P4 (a conforming TOON v4 decoder, here `toon-format`'s, returns the value),
 //! for each delimiter and for indentations 2 and 4.
 

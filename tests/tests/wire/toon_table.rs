@@ -154,7 +154,7 @@ fn a_skipped_member_falls_back_to_the_generic_form() {
         id,
         tag: Some(tag.to_owned()),
     };
-    // Different member sets: SPEC §9.5 form 4, list items.
+    // Different member sets: wire format §9.5 form 4, list items.
     check_table(
         &[some(1, "a"), Sparse { id: 2, tag: None }],
         "[2|]:\n  - id: 1\n    tag: a\n  - id: 2",
@@ -296,7 +296,7 @@ mod billing {
     }
 }
 
-/// SPEC V49's text: the first invoice as TOON.
+/// wire format V49's text: the first invoice as TOON.
 const V49: &str = "id: INV-0001\ncustomer:\n  id: CUS-001\n  name: Acme Corp\n  email: \"[REDACTED]\"\n  country: DE\namount_cents: 826199\ncurrency: EUR\nstatus: paid\nissued_at: 2026-04-21\ndue_at: 2026-05-21\nlines[4|]{sku|description|qty|unit_price_cents}:\n  SKU-301|\"- refurbished unit\"|5|8900\n  SKU-101|\"Widget, large | blue\"|1|4999\n  SKU-201|Onboarding (one-off)|5|150000\n  SKU-301|\"- refurbished unit\"|3|8900";
 
 #[test]
@@ -342,7 +342,7 @@ fn a_presented_collection_as_toon_keeps_limit_ui_rules_and_suggestions() {
 #[test]
 fn selection_applies_to_the_toon_data_block() {
     let invoices = billing::invoices();
-    // Request order does not matter: declaration order (SPEC §7.4).
+    // Request order does not matter: declaration order (wire format §7.4).
     let selection = Selection::new(["status", "id", "amount_cents"]);
     let response = billing::Invoice::present_all(&invoices[..3])
         .select(&selection)
@@ -371,7 +371,7 @@ fn selection_applies_to_the_toon_data_block() {
 
 #[test]
 fn an_empty_toon_data_block_is_ok() {
-    // A name of the tool that this model does not have selects nothing: `{}` (SPEC §7.4).
+    // A name of the tool that this model does not have selects nothing: `{}` (wire format §7.4).
     let invoices = billing::invoices();
     let response = invoices[0]
         .present()

@@ -1,4 +1,4 @@
-//! SPEC §9.1: the encoder specialised for a model (the compile-time path, `toon::encode_table`,
+//! wire format §9.1: the encoder specialised for a model (the compile-time path, `toon::encode_table`,
 //! and the TOON data block of a presented collection) gives the same bytes as the generic
 //! encoder for every value: random rows of derived models, strings weighted toward every
 //! quoting trigger, every delimiter, indentations 1, 2 and 4, random `_select` selections.
@@ -12,7 +12,7 @@ use fusion_runtime::{Presenter, Selection};
 use proptest::prelude::*;
 use serde::{Serialize, Serializer};
 
-/// Text weighted toward TOON's quoting triggers (SPEC §9.3 Q1–Q9) and framework tags.
+/// Text weighted toward TOON's quoting triggers (wire format §9.3 Q1–Q9) and framework tags.
 fn tricky_text() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
         4 => "[a-zA-Z]{1,5}",

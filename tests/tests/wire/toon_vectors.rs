@@ -1,4 +1,4 @@
-//! SPEC §16.8 TOON vectors V42–V49 through `toon_success`, plus the data block of V76 and the
+//! wire format §16.8 TOON vectors V42–V49 through `toon_success`, plus the data block of V76 and the
 //! encoder's edges (integers beyond 64 bits, options, errors).
 
 use fusion_runtime::ToolResponse;
@@ -175,7 +175,7 @@ fn struct_members_keep_declaration_order_and_rows_follow_the_header() {
         toon::encode(&items, &ToonOptions::default()).unwrap(),
         "[2]{z,a}:\n  1,x\n  2,y"
     );
-    // Rows follow the first element's order whatever their own (SPEC §9.6).
+    // Rows follow the first element's order whatever their own (wire format §9.6).
     assert_eq!(
         toon::encode(&json!([{"a":1,"b":2},{"b":3,"a":4}]), &ToonOptions::pipe()).unwrap(),
         "[2|]{a|b}:\n  1|2\n  4|3"

@@ -1,4 +1,4 @@
-//! SPEC §1, §2 and §12: the envelope, the block order and implicit wrapping (vectors V1–V8).
+//! wire format §1, §2 and §12: the envelope, the block order and implicit wrapping (vectors V1–V8).
 
 use crate::wire_support;
 
@@ -138,7 +138,7 @@ fn v06_full_block_order() {
 
 #[test]
 fn v06_order_does_not_depend_on_insertion_order() {
-    // Entries added in reverse order still come out in the SPEC §2.2 order.
+    // Entries added in reverse order still come out in the wire format §2.2 order.
     let response = ResponseBuilder::text("d")
         .suggest("t", "r")
         .rule("rule")

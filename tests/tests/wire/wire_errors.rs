@@ -1,4 +1,4 @@
-//! SPEC §13.1: the `<tool_error>` envelope on the wire (vectors V56–V58).
+//! wire format §13.1: the `<tool_error>` envelope on the wire (vectors V56–V58).
 
 use fusion_runtime::present::Format;
 use fusion_runtime::testing::ViewExt;

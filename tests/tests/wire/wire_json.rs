@@ -1,4 +1,4 @@
-//! SPEC §3: the JSON data block (vectors V9–V11), and properties of the JSON writer against
+//! wire format §3: the JSON data block (vectors V9–V11), and properties of the JSON writer against
 //! `serde_json` and an independent model of ECMAScript's number text.
 
 #![allow(
@@ -7,7 +7,7 @@
     clippy::excessive_precision,
     clippy::many_single_char_names,
     reason = "this file tests float text: exact comparisons, lossy casts, over-long literals and \
-              SPEC §3.6's one-letter names are the point"
+              wire format §3.6's one-letter names are the point"
 )]
 
 use crate::text;
@@ -89,7 +89,7 @@ fn number_table_of_spec_3_6() {
         assert_eq!(json::number_text(float), text, "{float:e}");
         assert_eq!(json::to_string(&float).unwrap(), text, "{float:e}");
     }
-    // Integers of every width keep their exact digits (SPEC §3.5).
+    // Integers of every width keep their exact digits (wire format §3.5).
     assert_eq!(
         json::to_string(&u128::MAX).unwrap(),
         "340282366920938463463374607431768211455"
@@ -152,7 +152,7 @@ fn v11_empty_containers_and_nesting() {
 
 #[test]
 fn member_order_is_the_values_own() {
-    // Integer-like names are not moved to the front, as ECMAScript would (SPEC §3.3).
+    // Integer-like names are not moved to the front, as ECMAScript would (wire format §3.3).
     let value = json!({"b": 1, "10": 2, "a": 3, "2": 4});
     assert_eq!(
         json::to_string(&value).unwrap(),
@@ -177,7 +177,7 @@ fn a_failing_value_is_an_error_not_a_panic() {
     assert!(fusion_runtime::ResponseBuilder::json(&map).is_err());
 }
 
-/// The shortest round-trip digits of a positive finite `x` and its exponent n (SPEC §3.6), from
+/// The shortest round-trip digits of a positive finite `x` and its exponent n (wire format §3.6), from
 /// Rust's own formatting: `{:e}` gives shortest digits, but breaks a tie between two equally near
 /// candidates upwards, so the tie is detected on the exact expansion and resolved to the even one.
 fn shortest_digits(x: f64) -> (String, i32) {
@@ -225,7 +225,7 @@ fn increment(digits: &str) -> String {
     format!("1{}", String::from_utf8(bytes).unwrap())
 }
 
-/// SPEC §3.6 written from its text: shortest digits (above), laid out by the four rules. An
+/// wire format §3.6 written from its text: shortest digits (above), laid out by the four rules. An
 /// oracle independent of ryu-js.
 fn ecmascript_number(x: f64) -> String {
     if !x.is_finite() {
@@ -282,7 +282,7 @@ fn json_value() -> impl Strategy<Value = Value> {
 }
 
 /// Whether a value holds a float or a text with a framework tag start (member names included):
-/// the two places where SPEC §3 differs from `serde_json::to_string_pretty`.
+/// the two places where wire format §3 differs from `serde_json::to_string_pretty`.
 fn differs_from_serde_json(value: &Value) -> bool {
     match value {
         Value::Number(n) => n.is_f64(),
@@ -317,11 +317,11 @@ proptest! {
         let text = json::to_string(&value).unwrap();
         let parsed: Value = serde_json::from_str(&text).unwrap();
         prop_assert!(json_eq(&parsed, &value), "{text}");
-        // SPEC §5.7: a JSON data block never holds a framework tag start.
+        // wire format §5.7: a JSON data block never holds a framework tag start.
         prop_assert!(!escape::contains_tag_start(&text), "{text}");
-        // SPEC §3.2: no final LF, and no TAB or CR of its own (strings escape theirs).
+        // wire format §3.2: no final LF, and no TAB or CR of its own (strings escape theirs).
         prop_assert!(!text.ends_with('\n') && !text.contains('\t') && !text.contains('\r'));
-        // The testing view holds the same wire value (SPEC §14.2).
+        // The testing view holds the same wire value (wire format §14.2).
         let response = fusion_runtime::success(&value).unwrap();
         let view_data = response.view().data();
         prop_assert!(view_data.as_value().is_some_and(|data| json_eq(data, &value)));

@@ -1,4 +1,4 @@
-//! SPEC §11: structured responses (vector V54) and the refusal of non-object roots.
+//! wire format §11: structured responses (vector V54) and the refusal of non-object roots.
 
 use fusion_runtime::present::Format;
 use fusion_runtime::testing::ViewExt;
@@ -121,7 +121,7 @@ fn non_object_roots_are_refused_with_what_to_do() {
 
 #[test]
 fn a_refusal_that_escapes_the_handler_is_a_failure() {
-    // SPEC §11.1: nothing is sent for it; the tool layer answers INTERNAL_ERROR.
+    // wire format §11.1: nothing is sent for it; the tool layer answers INTERNAL_ERROR.
     let escaped = success_structured(&[1, 2]);
     let Err(WrapError::Handler(error)) = escaped.into_tool_response() else {
         panic!("a refused structured response is a failure");

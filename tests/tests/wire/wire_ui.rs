@@ -1,4 +1,4 @@
-//! SPEC §4: UI blocks and their helpers (vectors V12–V16).
+//! wire format §4: UI blocks and their helpers (vectors V12–V16).
 
 use fusion_runtime::ResponseBuilder;
 use fusion_runtime::testing::ViewExt;

@@ -1,4 +1,4 @@
-//! SPEC §14: the testing view (vector V69) and its absence from the wire.
+//! wire format §14: the testing view (vector V69) and its absence from the wire.
 
 use crate::wire_support;
 
@@ -40,7 +40,7 @@ fn the_view_is_never_serialized() {
 
 #[test]
 fn text_stays_text() {
-    // SPEC §14.3: the text `123` is not the number 123.
+    // wire format §14.3: the text `123` is not the number 123.
     let response = "123".into_tool_response().unwrap();
     response.assert_format(Format::Text).assert_text("123");
     assert_eq!(response.view().data().as_value(), None);

@@ -1,4 +1,4 @@
-//! The serializer of map keys (SPEC §3.3): strings, and the scalars `serde_json` writes as
+//! The serializer of map keys (wire format §3.3): strings, and the scalars `serde_json` writes as
 //! strings.
 
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! The JSON data block writer (SPEC §3): byte-identical to ECMAScript `JSON.stringify(value, null, 2)`
+//! The JSON data block writer (wire format §3): byte-identical to ECMAScript `JSON.stringify(value, null, 2)`
 //! except for exact integers, the value's own member order and `\u003c` at framework tag starts.
 //!
 //! It is a `serde::Serializer` of its own that writes straight from any [`Serialize`] value into
@@ -29,7 +29,7 @@ use raw::Raw;
 mod key;
 mod raw;
 
-/// Writes `value` as a SPEC §3 JSON text (two-space indentation, no final LF).
+/// Writes `value` as a wire format §3 JSON text (two-space indentation, no final LF).
 ///
 /// ```
 /// let text = fusion_runtime::testing::json::to_string(&serde_json::json!({"a": 100.0, "b": [1]})).unwrap();
@@ -65,7 +65,7 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
-/// Appends `value` as a SPEC §3 JSON text to `out`.
+/// Appends `value` as a wire format §3 JSON text to `out`.
 ///
 /// On error `out` may hold a partial text; discard it.
 fn append<T: Serialize + ?Sized>(out: &mut String, value: &T) -> Result<(), EncodeError> {
@@ -81,7 +81,7 @@ fn error(message: &str) -> Error {
     ser::Error::custom(message)
 }
 
-/// The SPEC §3 serializer: the output and the current indentation depth.
+/// The wire format §3 serializer: the output and the current indentation depth.
 struct Writer<'o> {
     out: &'o mut String,
     depth: usize,
@@ -91,7 +91,7 @@ struct Writer<'o> {
 const NEWLINE_INDENT: &str = "\n                                                                                                                                ";
 
 /// How each byte is written inside a string: 0 as itself, `u` as `\u00XX`, `<` as itself unless
-/// it starts a framework tag (SPEC §5.1), any other as a backslash and that byte (SPEC §3.4).
+/// it starts a framework tag (wire format §5.1), any other as a backslash and that byte (wire format §3.4).
 static ESCAPE: [u8; 256] = {
     let mut table = [0_u8; 256];
     let mut byte = 0;
@@ -127,7 +127,7 @@ impl<'o> Writer<'o> {
         }
     }
 
-    /// A string (SPEC §3.4): escapes and tag-start neutralization in one scan.
+    /// A string (wire format §3.4): escapes and tag-start neutralization in one scan.
     fn string(&mut self, text: &str) {
         let out = &mut *self.out;
         out.reserve(text.len() + 2);
@@ -584,7 +584,7 @@ impl ser::SerializeStruct for Struct<'_, '_> {
     }
 }
 
-/// The ECMAScript text of a float (SPEC §3.6): `null` for NaN and infinities, `0` for both zeros.
+/// The ECMAScript text of a float (wire format §3.6): `null` for NaN and infinities, `0` for both zeros.
 ///
 /// ```
 /// use fusion_runtime::testing::json::number_text;

@@ -51,7 +51,7 @@ impl Formatter for SpecFormatter {
         fragment: &str,
     ) -> io::Result<()> {
         // serde_json splits a string at characters it escapes, none of which can continue an
-        // element name, so the end of a fragment is a valid tag terminator (SPEC §5.1).
+        // element name, so the end of a fragment is a valid tag terminator (wire format §5.1).
         if !fragment.as_bytes().contains(&b'<') {
             // The common case, without the tag-start scan.
             return writer.write_all(fragment.as_bytes());

@@ -1,4 +1,4 @@
-//! The generic TOON encoder (SPEC §9.4–§9.9) over the [`Value`] tree.
+//! The generic TOON encoder (wire format §9.4–§9.9) over the [`Value`] tree.
 //!
 //! One pass, writing straight into one `String`. Each function writes the rest of a line whose
 //! start (indentation, or indentation and `- `) its caller already wrote, plus any lines below it.
@@ -7,7 +7,7 @@ use super::quote;
 use super::value::{Key, Members, Text, Tree, Value};
 use super::{Delimiter, ToonOptions};
 
-/// Encodes `tree` as a TOON document (SPEC §9.9).
+/// Encodes `tree` as a TOON document (wire format §9.9).
 pub(crate) fn encode_tree(tree: &Tree, options: &ToonOptions) -> String {
     let mut encoder = Encoder {
         // The strings plus about as much again for names, numbers and layout: one or two
@@ -22,7 +22,7 @@ pub(crate) fn encode_tree(tree: &Tree, options: &ToonOptions) -> String {
     encoder.out
 }
 
-/// The shape of a tabular list (SPEC §9.6): the member names of the first element, each with
+/// The shape of a tabular list (wire format §9.6): the member names of the first element, each with
 /// either a primitive column or a nested group of its own.
 type Schema<'a> = Vec<(&'a str, Column<'a>)>;
 
@@ -94,7 +94,7 @@ impl<'t> Encoder<'t> {
         quote::push_key(&mut self.out, self.text.key(key));
     }
 
-    /// A field (SPEC §9.4) at `depth`, from its key on.
+    /// A field (wire format §9.4) at `depth`, from its key on.
     fn field(&mut self, key: &Key, value: &'t Value, depth: usize) {
         match value {
             Value::Array(items) if items.is_empty() => {
@@ -123,7 +123,7 @@ impl<'t> Encoder<'t> {
         }
     }
 
-    /// A non-empty list with prefix `key` at `depth` (SPEC §9.5), from the prefix on.
+    /// A non-empty list with prefix `key` at `depth` (wire format §9.5), from the prefix on.
     fn list(&mut self, key: Option<&Key>, items: &'t [Value], depth: usize) {
         if let Some(key) = key {
             self.key(key);
@@ -171,7 +171,7 @@ impl<'t> Encoder<'t> {
         }
     }
 
-    /// A keyed table (SPEC §9.7) with prefix `key` at `depth`, from the prefix on.
+    /// A keyed table (wire format §9.7) with prefix `key` at `depth`, from the prefix on.
     fn keyed(
         &mut self,
         key: Option<&Key>,
@@ -195,7 +195,7 @@ impl<'t> Encoder<'t> {
         }
     }
 
-    /// A list element at `depth` (SPEC §9.8), on a new line.
+    /// A list element at `depth` (wire format §9.8), on a new line.
     fn list_item(&mut self, item: &'t Value, depth: usize) {
         self.line(depth);
         self.out.push('-');
@@ -290,7 +290,7 @@ impl<'t> Encoder<'t> {
         }
     }
 
-    /// The token of a primitive (SPEC §9.3); lists and objects never reach here.
+    /// The token of a primitive (wire format §9.3); lists and objects never reach here.
     fn token(&mut self, value: &Value) {
         match value {
             Value::Null => self.out.push_str("null"),
@@ -330,7 +330,7 @@ fn same_name(key: &str, name: &str) -> bool {
     std::ptr::eq(key, name) || key == name
 }
 
-/// The schema of a tabular-eligible list of elements (SPEC §9.6), or `None`.
+/// The schema of a tabular-eligible list of elements (wire format §9.6), or `None`.
 fn tabular_schema<'v, I>(mut elements: I, text: Text<'v>) -> Option<Schema<'v>>
 where
     I: Iterator<Item = &'v Value> + Clone,
@@ -346,7 +346,7 @@ where
         .then_some(schema)
 }
 
-/// The schema of a keyed-eligible object (SPEC §9.7), or `None`.
+/// The schema of a keyed-eligible object (wire format §9.7), or `None`.
 fn keyed_schema<'v>(members: &'v Members, text: Text<'v>) -> Option<Schema<'v>> {
     if members.len() < 2 {
         return None;

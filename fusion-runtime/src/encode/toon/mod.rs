@@ -1,4 +1,4 @@
-//! The TOON encoder (SPEC §9): a spec-conformant encoder for any `Serialize` value
+//! The TOON encoder (wire format §9): a spec-conformant encoder for any `Serialize` value
 //! ([`encode`]), and the compile-time path for collections of models ([`encode_table`]).
 //!
 //! Its public face, with the examples and why the toolkit has its own encoder, is
@@ -67,7 +67,7 @@ impl Default for ToonOptions {
 }
 
 impl ToonOptions {
-    /// Pipe delimiter, two-space indentation: what [`toon::success`](crate::toon::success) uses (SPEC §9.1).
+    /// Pipe delimiter, two-space indentation: what [`toon::success`](crate::toon::success) uses (wire format §9.1).
     pub const fn pipe() -> Self {
         ToonOptions {
             delimiter: Delimiter::Pipe,
@@ -100,7 +100,7 @@ impl ToonOptions {
     }
 }
 
-/// Encodes `value` as a TOON document (SPEC §9): lines joined by LF, no final LF, no trailing
+/// Encodes `value` as a TOON document (wire format §9): lines joined by LF, no final LF, no trailing
 /// spaces; an empty object gives an empty string.
 ///
 /// Member order is the value's own (a struct's declaration order, a map's iteration order).

@@ -1,4 +1,4 @@
-//! TOON tokens (SPEC §9.3): when a string is quoted, how it is escaped, how keys and numbers are
+//! TOON tokens (wire format §9.3): when a string is quoted, how it is escaped, how keys and numbers are
 //! written. Every function appends to a `String` and allocates nothing else.
 
 use crate::encode::escape;
@@ -39,7 +39,7 @@ pub(crate) fn is_bare_key(key: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
 }
 
-/// Whether a string value must be quoted (SPEC §9.3, Q1–Q9).
+/// Whether a string value must be quoted (wire format §9.3, Q1–Q9).
 pub(crate) fn needs_quotes(text: &str, delimiter: u8) -> bool {
     let bytes = text.as_bytes();
     let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
@@ -151,7 +151,7 @@ fn push_control_escape(out: &mut String, b: u8) {
     out.push(char::from(HEX[usize::from(b & 0xf)]));
 }
 
-/// Appends a float (SPEC §9.3): `null` for NaN and infinities, `0` for both zeros, otherwise
+/// Appends a float (wire format §9.3): `null` for NaN and infinities, `0` for both zeros, otherwise
 /// the shortest round-trip digits written positionally, never with an exponent.
 pub(crate) fn push_float(out: &mut String, value: f64) {
     if !value.is_finite() {
@@ -185,7 +185,7 @@ pub(crate) fn push_float(out: &mut String, value: f64) {
         out.push('-');
     }
     // s = the digits, k = their count, n = the position of the decimal point after the first
-    // digit moved by the exponent (SPEC §3.6 notation).
+    // digit moved by the exponent (wire format §3.6 notation).
     let k = i32::try_from(int_part.len() + frac_part.len()).unwrap_or(i32::MAX);
     let n = exponent + i32::try_from(int_part.len()).unwrap_or(i32::MAX);
     let digits = || int_part.chars().chain(frac_part.chars());

@@ -1,4 +1,4 @@
-//! The compile-time path (SPEC §9.1): a collection of models written as one TOON table straight
+//! The compile-time path (wire format §9.1): a collection of models written as one TOON table straight
 //! from the models, without building a generic value.
 //!
 //! The header comes from [`Model::WIRE_NAMES`] (the derive's field list, keys encoded once per
@@ -10,7 +10,7 @@
 //! Whenever a row is not what the header promises (a member that is not a primitive, a member
 //! skipped by `skip_serializing_if`, other names or another order, a `Serialize` impl that
 //! fails), the whole collection is handed to the generic encoder instead, which then writes the
-//! form SPEC §9.5 prescribes. So the result is always byte-identical to [`super::encode`].
+//! form wire format §9.5 prescribes. So the result is always byte-identical to [`super::encode`].
 
 use serde::Serialize;
 use serde::ser::{self, Impossible};
@@ -127,7 +127,7 @@ pub(crate) fn encode_rows<T: Model>(
 /// The table, or `None` when some row does not fit it.
 fn table<T: Model>(items: &[T], members: Members<'_>, options: &ToonOptions) -> Option<String> {
     if items.is_empty() {
-        return Some("[]".to_owned()); // SPEC §9.9: the empty root list.
+        return Some("[]".to_owned()); // wire format §9.9: the empty root list.
     }
     let names: Vec<&'static str> = T::WIRE_NAMES
         .iter()
@@ -347,7 +347,7 @@ impl<'o> ser::Serializer for RowSerializer<'o> {
     }
 }
 
-/// Writes one primitive cell: the token the generic encoder writes for the same value (SPEC
+/// Writes one primitive cell: the token the generic encoder writes for the same value (wire format
 /// §9.3), with the serde data model mapped as it maps it (unit → `null`, unit variant → its
 /// name). Lists, objects and enum variants with data are [`NotARow`].
 struct CellSerializer<'o> {

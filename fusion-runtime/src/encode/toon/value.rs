@@ -3,7 +3,7 @@
 //!
 //! `serde_json::Value` is not used because, without `serde_json`'s `arbitrary_precision` feature
 //! (which would change number handling for every crate in the tree), it cannot hold an `i128` or a
-//! `u128` beyond 64 bits, and SPEC §9.3 wants exact integer digits.
+//! `u128` beyond 64 bits, and wire format §9.3 wants exact integer digits.
 //!
 //! All strings of a tree live in one text buffer and values hold spans into it: a table of
 //! 10,000 rows then costs one growing buffer instead of 60,000 small allocations and frees
@@ -32,7 +32,7 @@ pub(crate) enum Key {
     Text(Span),
 }
 
-/// Object members in the value's own order (SPEC §3.3).
+/// Object members in the value's own order (wire format §3.3).
 pub(crate) type Members = Vec<(Key, Value)>;
 
 /// One JSON-model value; its strings are spans of the owning [`Tree`]'s text.
@@ -106,7 +106,7 @@ impl Tree {
         self.text.len()
     }
 
-    /// The root as a `serde_json::Value`, for the testing view (SPEC §14.2).
+    /// The root as a `serde_json::Value`, for the testing view (wire format §14.2).
     ///
     /// `serde_json`'s value holds 64-bit integers and finite floats only: an integer beyond
     /// `u64`/`i64` becomes the nearest float, and NaN or an infinity becomes `null` (which is what
@@ -166,7 +166,7 @@ pub(crate) fn to_tree<T: Serialize + ?Sized>(value: &T) -> Result<Tree, ToonErro
 }
 
 /// Fails when two members share a name: a TOON decoder would keep one of them, so the text
-/// would not decode to the value (SPEC §5.10 P4).
+/// would not decode to the value (wire format §5.10 P4).
 fn check_unique(members: &Members, text: &str) -> Result<(), ToonError> {
     // Models have a handful of fields: pairwise comparison beats hashing there.
     const PAIRWISE_LIMIT: usize = 12;

@@ -1,5 +1,5 @@
 //! Shared by the hardening properties (`harden_*.rs`): the generators of hostile text, the case
-//! count, and the independent expectations (SPEC §5.3 neutralization, UI blocks as the reference
+//! count, and the independent expectations (wire format §5.3 neutralization, UI blocks as the reference
 //! parser recovers them).
 
 #![allow(
@@ -24,7 +24,7 @@ pub fn config() -> ProptestConfig {
     ProptestConfig::with_cases(cases())
 }
 
-/// The framework names of SPEC §5.1, in mixed case.
+/// The framework names of wire format §5.1, in mixed case.
 pub const TAG_NAMES: [&str; 16] = [
     "domain_rules",
     "DOMAIN_RULES",
@@ -110,7 +110,7 @@ pub fn light() -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 0..5).prop_map(|pieces| pieces.concat())
 }
 
-/// The independent SPEC §5.3 rule: `&lt;` for the `<` of each framework tag start.
+/// The independent wire format §5.3 rule: `&lt;` for the `<` of each framework tag start.
 pub fn neutral(text: &str) -> String {
     let mut out = text.to_owned();
     for tag in wire::tag_starts(text).iter().rev() {
@@ -125,7 +125,7 @@ pub fn parse(text: &str) -> Result<Vec<Block>, TestCaseError> {
 }
 
 /// The block the reference parser must recover for `block`: its attributes decoded, its content
-/// neutralized (SPEC §4.2, §5.2, §5.3).
+/// neutralized (wire format §4.2, §5.2, §5.3).
 pub fn ui_expected(block: &UiBlock) -> Block {
     let mut attrs = vec![("type".to_owned(), block.kind().to_owned())];
     if let Some(title) = block.title_text().filter(|t| !t.is_empty()) {
@@ -151,7 +151,7 @@ pub fn list_expected<S: AsRef<str>>(name: &str, items: &[S]) -> Block {
     }
 }
 
-/// SENT of SPEC §13.5 for a text, written from the SPEC and `fusion_runtime::echo`'s
+/// SENT of wire format §13.5 for a text, written from the wire format and `fusion_runtime::echo`'s
 /// documentation alone: quoted, cut to 47 characters and `...` past 50, escaped onto one line.
 pub fn sent_text(text: &str) -> String {
     echoed(text, '\'', 50, "...")

@@ -1,4 +1,4 @@
-//! Shared by the presenter tests: the SPEC's `Inv` presenter and wire listings.
+//! Shared by the presenter tests: the wire format's `Inv` presenter and wire listings.
 
 #![allow(
     dead_code,
@@ -33,7 +33,7 @@ pub fn assert_blocks(response: &ToolResponse, expected: &[&str]) {
     assert_eq!(blocks, expected);
 }
 
-/// SPEC §16.5 presenter **Inv**: static rule, item UI table, suggestion when pending.
+/// wire format §16.5 presenter **Inv**: static rule, item UI table, suggestion when pending.
 #[derive(Presenter, Debug, Clone)]
 #[rule("CRITICAL: amount_cents is in CENTS. Divide by 100.")]
 #[ui(Self::amount_table)]

@@ -1,4 +1,4 @@
-//! Shared by the wire tests: the models of SPEC V6, with `Model` and `Presenter` written by hand
+//! Shared by the wire tests: the models of wire format V6, with `Model` and `Presenter` written by hand
 //! against the public API (the pattern for users who do not derive), and the V6 handler.
 
 use fusion_runtime::present::Suggestions;

@@ -1,5 +1,5 @@
 //! Generated texts for the wire properties: arbitrary Unicode weighted toward what could break
-//! a block (SPEC §5.10): `<` before framework names in mixed case, `/`, `>`, LF, CR, TAB,
+//! a block (wire format §5.10): `<` before framework names in mixed case, `/`, `>`, LF, CR, TAB,
 //! backtick runs, `|`, quotes, `&`, control and invisible characters.
 
 #![allow(
@@ -43,7 +43,7 @@ pub fn tricky_text() -> BoxedStrategy<String> {
         .boxed()
 }
 
-/// Texts with none of `<`, CR, LF, backtick, `&`, `>`, `"`, `'`, TAB or `|` (SPEC §5.10 P9).
+/// Texts with none of `<`, CR, LF, backtick, `&`, `>`, `"`, `'`, TAB or `|` (wire format §5.10 P9).
 pub fn plain_text() -> BoxedStrategy<String> {
     "[a-zA-Z0-9 .,:;!?()_/é€😀-]{0,24}".boxed()
 }
