@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"stdio-guard","version":"0"}}}"#;
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-const INITIALIZE_ANSWER: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"billing","version":"0.1.0"}}}"#;
+// The billing tools use the MCP Apps view, so the server declares resources too.
+const INITIALIZE_ANSWER: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"resources":{},"tools":{}},"serverInfo":{"name":"billing","version":"0.1.0"}}}"#;
 
 /// Only a guard against a hung test: a server that never answers fails the test instead of
 /// stalling it. No assertion depends on timing.
