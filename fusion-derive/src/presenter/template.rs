@@ -209,7 +209,7 @@ mod tests {
         assert_eq!(&source[range], "{e9}");
         let range = placeholder_range(source, "type").unwrap();
         assert_eq!(&source[range], "{r#type}");
-        let raw = r###"r#"a "quoted" {name}"#"###;
+        let raw = r##"r#"a "quoted" {name}"#"##;
         let range = placeholder_range(raw, "name").unwrap();
         assert_eq!(&raw[range], "{name}");
     }
