@@ -77,15 +77,16 @@ pub fn error_at(span: Span, message: impl std::fmt::Display) -> Error {
     Error::new(span, message)
 }
 
-/// The closest of `candidates` to `given`, if it is close enough to be a likely typo.
+/// The closest of `candidates` to `given`, if it is close enough to be a likely typo; of equally
+/// close candidates, the first wins, so callers list the likelier names first.
 pub fn did_you_mean<'c>(
     given: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
+    let limit = accepted_distance(given.chars().count());
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
-        let distance = levenshtein(given, candidate);
-        let limit = (given.chars().count().max(candidate.chars().count()) / 3).max(1);
+        let distance = edit_distance(given, candidate);
         if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
@@ -93,6 +94,15 @@ pub fn did_you_mean<'c>(
     best.map(|(_, c)| c)
 }
 
+/// How many edits a typo of a word this long may plausibly hold: short names leave little room
+/// before an unrelated name would match, long ones tolerate a few slips.
+fn accepted_distance(length: usize) -> usize {
+    match length {
+        0..=4 => 1,
+        5..=8 => 2,
+        _ => 3,
+    }
+}
 /// `` `a`, `b`, `c` ``, for "expected one of" lists.
 pub fn backticked<'n>(names: impl IntoIterator<Item = &'n str>) -> String {
     names
@@ -102,24 +112,32 @@ pub fn backticked<'n>(names: impl IntoIterator<Item = &'n str>) -> String {
         .join(", ")
 }
 
-/// Edit distance (insertions, deletions, substitutions) between two strings.
-fn levenshtein(a: &str, b: &str) -> usize {
+/// Optimal-string-alignment edit distance: insertions, deletions, substitutions and swaps of
+/// two neighbouring characters each cost one, so `stauts` is one edit from `status`, as a
+/// typing slip is, not two.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                previous
-            } else {
-                1 + previous.min(row[j]).min(current)
-            };
-            previous = current;
+    // Three rows of the distance table: two back (for swaps), the previous one, and this one.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        current[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut distance = (previous[j] + 1)
+                .min(current[j - 1] + 1)
+                .min(previous[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                distance = distance.min(before[j - 2] + 1);
+            }
+            current[j] = distance;
         }
+        std::mem::swap(&mut before, &mut previous);
+        std::mem::swap(&mut previous, &mut current);
     }
-    row[b.len()]
+    previous[b.len()]
 }
 
 #[cfg(test)]
@@ -139,6 +157,57 @@ mod tests {
         );
         assert_eq!(did_you_mean("tex", ["text", "when"]), Some("text"));
         assert_eq!(did_you_mean("zzz", ["text", "when"]), None);
+    }
+
+    #[test]
+    fn did_you_mean_handles_swaps_and_near_misses() {
+        assert_eq!(did_you_mean("titel", ["id", "title"]), Some("title"));
+        assert_eq!(
+            did_you_mean("destructve", ["title", "destructive", "read_only"]),
+            Some("destructive")
+        );
+        assert_eq!(
+            did_you_mean("retuns", ["name", "returns", "description"]),
+            Some("returns")
+        );
+        assert_eq!(did_you_mean("nmae", ["name", "returns"]), Some("name"));
+        assert_eq!(
+            did_you_mean("descriptoin", ["name", "description"]),
+            Some("description")
+        );
+    }
+
+    #[test]
+    fn did_you_mean_ignores_unrelated_names() {
+        assert_eq!(did_you_mean("colour", ["title", "returns", "name"]), None);
+        assert_eq!(did_you_mean("amount", ["id", "status", "due_at"]), None);
+        assert_eq!(did_you_mean("xy", ["id", "name"]), None);
+    }
+
+    #[test]
+    fn did_you_mean_breaks_ties_by_order() {
+        assert_eq!(did_you_mean("cat", ["bat", "hat"]), Some("bat"));
+        assert_eq!(did_you_mean("cat", ["hat", "bat"]), Some("hat"));
+    }
+
+    #[test]
+    fn edit_distance_counts_a_swap_as_one_edit() {
+        assert_eq!(edit_distance("titel", "title"), 1);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+        // Optimal string alignment edits no substring twice: `ca` -> `abc` is 3, not 2.
+        assert_eq!(edit_distance("ca", "abc"), 3);
+    }
+
+    #[test]
+    fn accepted_distance_grows_with_the_word() {
+        assert_eq!(accepted_distance(4), 1);
+        assert_eq!(accepted_distance(5), 2);
+        assert_eq!(accepted_distance(8), 2);
+        assert_eq!(accepted_distance(9), 3);
     }
 
     #[test]

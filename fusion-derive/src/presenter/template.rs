@@ -1,6 +1,9 @@
 //! The templates of rules, suggestions and UI blocks: a text with `{name}` placeholders,
 //! split into text and names here and resolved against the fields in `valid.rs`.
 
+use std::ops::Range;
+
+use proc_macro2::Span;
 use syn::{Ident, LitStr};
 
 use crate::common::diag::{Result, error};
@@ -46,6 +49,56 @@ impl Template {
             .iter()
             .any(|p| matches!(p, Piece::Name(n) if n == name))
     }
+
+    /// Where `{name}` is written inside the literal, so a mistake about one placeholder points
+    /// at it; the whole literal where the compiler cannot narrow a span (`Literal::subspan` is
+    /// still unstable, so on stable Rust this is always the whole literal).
+    pub fn placeholder_span(&self, name: &str) -> Span {
+        let token = self.lit.token();
+        placeholder_range(&token.to_string(), name)
+            .and_then(|range| token.subspan(range))
+            .unwrap_or_else(|| self.lit.span())
+    }
+}
+
+/// The byte range of the first `{name}` placeholder in `source`, a string literal as written
+/// (quotes, `r#` and escapes included), or `None` if it cannot be found.
+fn placeholder_range(source: &str, name: &str) -> Option<Range<usize>> {
+    let raw = source.starts_with('r');
+    let start = source.find('"')? + 1;
+    let mut chars = source[start..].char_indices().map(|(i, c)| (i + start, c));
+    let mut open: Option<usize> = None;
+    while let Some((index, ch)) = chars.next() {
+        match ch {
+            // An escape: `\u{e9}` holds braces that are no placeholder, `\"` ends nothing.
+            '\\' if !raw && open.is_none() => {
+                if let Some((_, 'u')) = chars.next() {
+                    chars.by_ref().find(|&(_, c)| c == '}');
+                }
+            }
+            '{' if open.is_none() => {
+                if source[index + 1..].starts_with('{') {
+                    chars.next();
+                } else {
+                    open = Some(index);
+                }
+            }
+            '}' => match open.take() {
+                Some(from) => {
+                    let written = source[from + 1..index].trim();
+                    if written.trim_start_matches("r#") == name {
+                        return Some(from..index + 1);
+                    }
+                }
+                None if source[index + 1..].starts_with('}') => {
+                    chars.next();
+                }
+                None => {}
+            },
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A template literal, parsed; syntax mistakes are reported on the literal.
@@ -137,6 +190,37 @@ mod tests {
                 Piece::Text(".".into()),
             ]
         );
+    }
+
+    #[test]
+    fn placeholders_are_found_where_written() {
+        let source = r#""Invoice {id} is {{titel}} since { titel }.""#;
+        let range = placeholder_range(source, "titel").unwrap();
+        assert_eq!(&source[range], "{ titel }");
+        let range = placeholder_range(source, "id").unwrap();
+        assert_eq!(&source[range], "{id}");
+        assert_eq!(placeholder_range(source, "due_at"), None);
+    }
+
+    #[test]
+    fn placeholders_skip_escapes_and_raw_prefixes() {
+        let source = r#""caf\u{e9} \" {e9} {r#type}""#;
+        let range = placeholder_range(source, "e9").unwrap();
+        assert_eq!(&source[range], "{e9}");
+        let range = placeholder_range(source, "type").unwrap();
+        assert_eq!(&source[range], "{r#type}");
+        let raw = r##"r#"a "quoted" {name}"#"##;
+        let range = placeholder_range(raw, "name").unwrap();
+        assert_eq!(&raw[range], "{name}");
+    }
+
+    #[test]
+    fn placeholder_span_falls_back_to_the_literal() {
+        let lit: LitStr = syn::parse_quote!("Invoice {titel}.");
+        let template = template(&lit).unwrap();
+        // Outside a compiler-run macro no subspan exists; the literal's span stands in.
+        let span = template.placeholder_span("titel");
+        assert_eq!(format!("{span:?}"), format!("{:?}", lit.span()));
     }
 
     #[test]

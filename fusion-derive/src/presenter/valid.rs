@@ -187,7 +187,7 @@ fn resolve(
                     parts.push(Part::Count);
                 } else {
                     return Err(error_at(
-                        span,
+                        template.placeholder_span(name),
                         format!(
                             "`{{{name}}}` is not available in `#[{attr_name}(...)]`: collection templates only use `{{n}}`, the number of shown items; read fields in a function with `call = ...`"
                         ),
@@ -196,14 +196,14 @@ fn resolve(
             }
             Piece::Name(name) => {
                 let Some(index) = fields.iter().position(|f| f.name == *name) else {
-                    return Err(unknown_field(span, name, fields));
+                    return Err(unknown_field(template.placeholder_span(name), name, fields));
                 };
                 let field = &fields[index];
                 let revealed = reveal.iter().any(|r| unraw(r) == *name);
                 if !revealed {
                     if field.redact.is_some() {
                         return Err(error_at(
-                            span,
+                            template.placeholder_span(name),
                             format!(
                                 "this template would show the redacted field `{name}`; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"
                             ),
@@ -211,7 +211,7 @@ fn resolve(
                     }
                     if field.wire.is_none() {
                         return Err(error_at(
-                            span,
+                            template.placeholder_span(name),
                             format!(
                                 "this template would show `{name}`, which is never on the wire; add `reveal({name})` to this `#[{attr_name}(...)]` if that is intended, or remove `{{{name}}}`"
                             ),
