@@ -120,13 +120,14 @@ pub mod key {
     pub const STRUCTURED: &str = "structured";
 }
 
-/// The `&'static str` of a helper attribute's name, if it is one of ours.
-pub fn attr_name(name: &str) -> Option<&'static str> {
+/// The `&'static str` of the helper attribute's name, if `attribute` is one of ours.
+pub fn attr_name(attribute: &syn::Attribute) -> Option<&'static str> {
+    let ident = attribute.path().get_ident()?;
     attr::PRESENTER_ALL
         .iter()
         .chain(attr::TOOL_ALL)
         .copied()
-        .find(|n| *n == name)
+        .find(|n| ident == n)
 }
 
 #[cfg(test)]

@@ -151,11 +151,7 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
     let mut out = ContainerAttrs::default();
     let mut presenter_keys = Seen::default();
     for attr in attrs {
-        let Some(attr_name) = attr
-            .path()
-            .get_ident()
-            .and_then(|i| crate::common::symbol::attr_name(&i.to_string()))
-        else {
+        let Some(attr_name) = crate::common::symbol::attr_name(attr) else {
             continue;
         };
         match attr_name {
@@ -187,11 +183,7 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     let mut presenter_keys = Seen::default();
     for attr in attrs {
-        let Some(attr_name) = attr
-            .path()
-            .get_ident()
-            .and_then(|i| crate::common::symbol::attr_name(&i.to_string()))
-        else {
+        let Some(attr_name) = crate::common::symbol::attr_name(attr) else {
             continue;
         };
         match attr_name {

@@ -8,6 +8,7 @@ use quote::{format_ident, quote};
 use syn::{Data, DeriveInput, Fields, GenericParam, Ident};
 
 use super::ast::{self, Rejected};
+use super::expand::field_enum_declaration;
 use crate::common::case::unraw;
 
 /// The errors and the stubs.
@@ -95,22 +96,13 @@ fn field_enum(
     }
     let vis = &input.vis;
     let doc = format!(" The `_select` fields of [`{}`].", input.ident);
+    let variants: Vec<TokenStream> = variants
+        .iter()
+        .map(|variant| quote!(#[doc = " A member."] #variant))
+        .collect();
+    let declaration = field_enum_declaration(&doc, vis, &name, &variants);
     let tokens = quote! {
-        #[doc = #doc]
-        #[derive(
-            ::core::clone::Clone,
-            ::core::marker::Copy,
-            ::core::cmp::PartialEq,
-            ::core::cmp::Eq,
-            ::core::hash::Hash,
-            ::core::fmt::Debug
-        )]
-        #vis enum #name {
-            #(
-                #[doc = " A member."]
-                #variants,
-            )*
-        }
+        #declaration
 
         #[automatically_derived]
         impl #p::Field for #name {

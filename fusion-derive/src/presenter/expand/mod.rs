@@ -178,19 +178,9 @@ impl<'m, 'a> Gen<'m, 'a> {
         // Small bodies, each `#[inline]`: no code is generated for them in the model's crate
         // unless it calls them, and the runtime helpers are the same for every model (a `match`
         // over the names per model costs the compiler more than these calls).
+        let declaration = field_enum_declaration(&doc, vis, name, &variants);
         quote! {
-            #[doc = #doc]
-            #[derive(
-                ::core::clone::Clone,
-                ::core::marker::Copy,
-                ::core::cmp::PartialEq,
-                ::core::cmp::Eq,
-                ::core::hash::Hash,
-                ::core::fmt::Debug
-            )]
-            #vis enum #name {
-                #(#variants,)*
-            }
+            #declaration
 
             #[automatically_derived]
             impl #name {
@@ -477,6 +467,30 @@ impl<'m, 'a> Gen<'m, 'a> {
     /// `Model::present()` and `Model::present_all()`, usable without importing a trait.
     fn inherent_impl(&self) -> TokenStream {
         inherent(self.model.input, &self.p, &self.model_generics())
+    }
+}
+
+/// The field enum's declaration, shared by the real enum and the fallback's stub so both have
+/// the same derives.
+pub fn field_enum_declaration(
+    doc: &str,
+    vis: &syn::Visibility,
+    name: &Ident,
+    variants: &[TokenStream],
+) -> TokenStream {
+    quote! {
+        #[doc = #doc]
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::hash::Hash,
+            ::core::fmt::Debug
+        )]
+        #vis enum #name {
+            #(#variants,)*
+        }
     }
 }
 
