@@ -31,7 +31,7 @@ fn v33_select_property_of_the_billing_tool() {
     let definition = Billing::definition().unwrap();
     assert_eq!(
         serde_json::to_string(&definition.input_schema()["properties"]["_select"]).unwrap(),
-        r#"{"type":"array","description":"⚡ Context optimization: select only the response fields you need. Omit to receive all fields.","items":{"type":"string","enum":["amount_cents","currency","customer","due_at","id","issued_at","lines","status"]}}"#
+        r#"{"type":"array","description":"⚡ Context optimization: select only the response fields you need. Omit to receive all fields. For: get_invoice, list_invoices","items":{"type":"string","enum":["amount_cents","currency","customer","due_at","id","issued_at","lines","status"]}}"#
     );
 }
 

@@ -16,6 +16,9 @@ use super::shape::{ObjectShape, Shapes};
 #[derive(Debug, Clone)]
 pub(crate) struct ActionDef {
     pub(crate) key: String,
+    /// The `_select` names of the models this action presents, sorted (wire format §7.3); empty
+    /// when it presents none or the tool has no `_select`.
+    pub(super) select_names: Vec<String>,
     pub(super) description: String,
     /// REQ(a): the required fields in declaration order.
     pub(super) required: Vec<String>,

@@ -62,6 +62,7 @@
 //!
 //! The files, one job each: `input` (the [`Tool`](crate::Tool) trait), `spec` (the declaration),
 //! `definition` (what `tools/list` shows), `schema` (building a definition from a JSON Schema),
+//! `merge` (the fields actions share, merged into one property each, and their clashes),
 //! `shape` and `validate` (the compiled checks of arguments), `routing` (one call's action,
 //! `_select` and arguments), `problems` and `validation_error` (the `<validation_error>`
 //! envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
@@ -73,6 +74,7 @@ mod definition_error;
 pub mod description;
 mod handler_result;
 pub(crate) mod input;
+mod merge;
 mod problems;
 mod routing;
 mod schema;

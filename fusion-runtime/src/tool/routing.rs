@@ -65,7 +65,7 @@ impl ToolDefinition {
         let root = Path::default();
         let mut problems = Vec::new();
         walker.check_members(&action.root, map, &root, &mut problems);
-        let selection = self.check_select(map.get(SELECT), &mut problems);
+        let selection = check_select(&action.select_names, map.get(SELECT), &mut problems);
         let mut also_valid: Vec<&str> = Vec::with_capacity(2);
         if let Some(discriminator) = &self.discriminator {
             also_valid.push(discriminator);
@@ -134,51 +134,57 @@ impl ToolDefinition {
                 ToolError::unknown_action(discriminator, key, self.keys()).into_response()
             })
     }
+}
 
-    /// wire format §7.3: the checked selection, with its problems appended to `problems`.
-    fn check_select(&self, sent: Option<&Value>, problems: &mut Vec<Problem>) -> Option<Selection> {
-        if self.select_names.is_empty() {
+/// wire format §7.3: the selection checked against the names of the called action's models
+/// (`names`), with its problems appended to `problems`. An action that presents no model ignores
+/// `_select` (its names are empty): nothing would be selected.
+fn check_select(
+    names: &[String],
+    sent: Option<&Value>,
+    problems: &mut Vec<Problem>,
+) -> Option<Selection> {
+    if names.is_empty() {
+        return None;
+    }
+    let items = match sent? {
+        Value::Array(items) => items,
+        other => {
+            problems.push(Problem::new(
+                SELECT,
+                ProblemKind::WrongType {
+                    sent: describe_sent(other),
+                    expected: Expected::Type(JsonType::Array),
+                },
+            ));
             return None;
         }
-        let items = match sent? {
-            Value::Array(items) => items,
-            other => {
-                problems.push(Problem::new(
-                    SELECT,
-                    ProblemKind::WrongType {
-                        sent: describe_sent(other),
-                        expected: Expected::Type(JsonType::Array),
-                    },
-                ));
-                return None;
-            }
-        };
-        let mut names = Vec::with_capacity(items.len());
-        for (index, item) in items.iter().enumerate() {
-            if problems.len() > MAX_PROBLEMS {
-                break;
-            }
-            let path = format!("{SELECT}.{index}");
-            match item {
-                Value::String(name) if self.select_names.contains(name) => names.push(name.clone()),
-                Value::String(_) => problems.push(Problem::new(
-                    path,
-                    ProblemKind::UnknownSelection {
-                        sent: describe_sent(item),
-                        names: self.select_names.clone(),
-                    },
-                )),
-                other => problems.push(Problem::new(
-                    path,
-                    ProblemKind::WrongType {
-                        sent: describe_sent(other),
-                        expected: Expected::Type(JsonType::String),
-                    },
-                )),
-            }
+    };
+    let mut selected = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        if problems.len() > MAX_PROBLEMS {
+            break;
         }
-        Some(Selection::new(names))
+        let path = format!("{SELECT}.{index}");
+        match item {
+            Value::String(name) if names.contains(name) => selected.push(name.clone()),
+            Value::String(_) => problems.push(Problem::new(
+                path,
+                ProblemKind::UnknownSelection {
+                    sent: describe_sent(item),
+                    names: names.to_vec(),
+                },
+            )),
+            other => problems.push(Problem::new(
+                path,
+                ProblemKind::WrongType {
+                    sent: describe_sent(other),
+                    expected: Expected::Type(JsonType::String),
+                },
+            )),
+        }
     }
+    Some(Selection::new(selected))
 }
 
 fn validation_failure(reference: String, mut problems: Vec<Problem>) -> ToolResponse {

@@ -8,6 +8,7 @@ use super::SELECT;
 use super::definition::{ActionDef, ToolDefinition};
 use super::definition_error::DefinitionError;
 use super::description::{self, ActionDescriptor};
+use super::merge::{self, CLASH_ADVICE, Clash, MergedField};
 use super::shape::{Compiler, Extra, SchemaError};
 use super::spec::{ActionRef, ActionSpec, ToolSpec};
 
@@ -50,6 +51,24 @@ impl<'a> Builder<'a> {
 
     fn error(&self, message: impl Into<String>) -> DefinitionError {
         DefinitionError::new(&self.spec.name, message)
+    }
+
+    /// One error for every clash of field types (wire format §7.1).
+    fn clash_error(&self, clashes: &[Clash]) -> DefinitionError {
+        match clashes {
+            [one] => self.error(format!("{}; give the field {CLASH_ADVICE}", one.sentence())),
+            _ => {
+                let mut message = format!(
+                    "fields have different types in different actions ({} clashes); give each field {CLASH_ADVICE}:",
+                    clashes.len()
+                );
+                for clash in clashes {
+                    message.push_str("\n  - ");
+                    message.push_str(&clash.sentence());
+                }
+                self.error(message)
+            }
+        }
     }
 
     fn schema_error(&self, error: &SchemaError) -> DefinitionError {
@@ -169,7 +188,7 @@ impl<'a> Builder<'a> {
         let specs = self.specs(&keys)?;
         self.check_specs(&keys, &specs, discriminator.is_some())?;
         let select_names = if self.spec.select {
-            select_names(&specs)
+            names_of(&specs)
         } else {
             Vec::new()
         };
@@ -213,8 +232,14 @@ impl<'a> Builder<'a> {
                 .filter(|(n, _)| schema_action.required.contains(&n.as_str()))
                 .map(|(n, _)| (*n).clone())
                 .collect();
+            let select_names = if self.spec.select {
+                names_of(std::slice::from_ref(spec))
+            } else {
+                Vec::new()
+            };
             actions.push(ActionDef {
                 key: schema_action.key.clone(),
+                select_names,
                 description,
                 required,
                 root,
@@ -225,12 +250,13 @@ impl<'a> Builder<'a> {
         }
         let shapes = compiler.finish();
 
+        let select = select_property(&select_names, &actions);
         let input_schema = match &discriminator {
             Some(discriminator) => {
-                self.discriminated_schema(discriminator, &schema_actions, &select_names)?
+                self.discriminated_schema(discriminator, &schema_actions, select)?
             }
             None => match schema_actions.first() {
-                Some(action) => self.flat_schema(action, &select_names),
+                Some(action) => self.flat_schema(action, select),
                 None => return Err(self.error("a flat tool needs its one action")),
             },
         };
@@ -348,11 +374,7 @@ impl<'a> Builder<'a> {
     }
 
     /// wire format §7.1, flat tool.
-    fn flat_schema(
-        &self,
-        action: &SchemaAction<'_>,
-        select_names: &[String],
-    ) -> Map<String, Value> {
+    fn flat_schema(&self, action: &SchemaAction<'_>, select: Option<Value>) -> Map<String, Value> {
         let mut properties = Map::new();
         for (name, schema) in &action.properties {
             properties.insert((*name).clone(), (*schema).clone());
@@ -363,7 +385,7 @@ impl<'a> Builder<'a> {
             .filter(|(n, _)| action.required.contains(&n.as_str()))
             .map(|(n, _)| Value::String((*n).clone()))
             .collect();
-        self.object_schema(properties, required, select_names)
+        self.object_schema(properties, required, select)
     }
 
     /// wire format §7.1, discriminated tool: one object, the discriminator enum first, every field
@@ -372,7 +394,7 @@ impl<'a> Builder<'a> {
         &self,
         discriminator: &str,
         actions: &[SchemaAction<'_>],
-        select_names: &[String],
+        select: Option<Value>,
     ) -> Result<Map<String, Value>, DefinitionError> {
         let keys: Vec<Value> = actions
             .iter()
@@ -388,25 +410,15 @@ impl<'a> Builder<'a> {
             Value::Object(discriminator_schema),
         );
 
-        // Fields in order of first appearance, each with the action that introduced it.
-        let mut fields: Vec<(&str, &Value, &str)> = Vec::new();
-        for action in actions {
-            for (name, schema) in &action.properties {
-                match fields.iter().find(|(n, _, _)| *n == name.as_str()) {
-                    Some((_, first, first_key)) => {
-                        if without_description(first) != without_description(schema) {
-                            return Err(self.error(format!(
-                                "the field `{name}` has one schema in action `{first_key}` and another in action `{}`; give both the same type or rename one",
-                                action.key
-                            )));
-                        }
-                    }
-                    None => fields.push((name.as_str(), *schema, &action.key)),
-                }
-            }
-        }
+        // Fields in order of first appearance, `T` and `Option<T>` merged; every clash at once.
+        let fields = merge::merge_fields(
+            actions
+                .iter()
+                .map(|a| (a.key.as_str(), a.properties.as_slice())),
+        )
+        .map_err(|clashes| self.clash_error(&clashes))?;
         let mut always = Vec::new();
-        for (name, schema, _) in &fields {
+        for MergedField { name, schema } in &fields {
             if *name == discriminator {
                 continue;
             }
@@ -441,7 +453,7 @@ impl<'a> Builder<'a> {
         }
         let mut required = vec![Value::String(discriminator.to_owned())];
         required.extend(always);
-        Ok(self.object_schema(properties, required, select_names))
+        Ok(self.object_schema(properties, required, select))
     }
 
     /// `{"type":"object","properties":…,"required":…}` with `_select` last, and the `$defs`
@@ -450,10 +462,10 @@ impl<'a> Builder<'a> {
         &self,
         mut properties: Map<String, Value>,
         required: Vec<Value>,
-        select_names: &[String],
+        select: Option<Value>,
     ) -> Map<String, Value> {
-        if !select_names.is_empty() {
-            properties.insert(SELECT.to_owned(), select_property(select_names));
+        if let Some(select) = select {
+            properties.insert(SELECT.to_owned(), select);
         }
         let mut schema = Map::new();
         schema.insert("type".into(), "object".into());
@@ -603,14 +615,6 @@ fn constant<'a>(object: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
     }
 }
 
-fn without_description(schema: &Value) -> Value {
-    let mut schema = schema.clone();
-    if let Some(map) = schema.as_object_mut() {
-        map.shift_remove("description");
-    }
-    schema
-}
-
 /// wire format §7.1: the field's description followed by the action annotation.
 fn annotate(schema: &Value, annotation: &str) -> Value {
     let mut schema = schema.clone();
@@ -626,7 +630,7 @@ fn annotate(schema: &Value, annotation: &str) -> Value {
 }
 
 /// wire format §7.2: the wire names of every presented model, once each, in code-unit order.
-fn select_names(specs: &[ActionSpec]) -> Vec<String> {
+fn names_of(specs: &[ActionSpec]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for spec in specs {
         for model in &spec.returns {
@@ -641,7 +645,22 @@ fn select_names(specs: &[ActionSpec]) -> Vec<String> {
     names
 }
 
-fn select_property(names: &[String]) -> Value {
+/// wire format §7.2: the `_select` property, or none when no action presents a model. When only
+/// some actions do, the description names them, as a field's annotation would (§7.1).
+fn select_property(names: &[String], actions: &[ActionDef]) -> Option<Value> {
+    if names.is_empty() {
+        return None;
+    }
+    let taking: Vec<&str> = actions
+        .iter()
+        .filter(|a| !a.select_names.is_empty())
+        .map(|a| a.key.as_str())
+        .collect();
+    let description = if taking.len() == actions.len() {
+        SELECT_DESCRIPTION.to_owned()
+    } else {
+        format!("{SELECT_DESCRIPTION} For: {}", taking.join(", "))
+    };
     let mut items = Map::new();
     items.insert("type".into(), "string".into());
     items.insert(
@@ -650,9 +669,9 @@ fn select_property(names: &[String]) -> Value {
     );
     let mut property = Map::new();
     property.insert("type".into(), "array".into());
-    property.insert("description".into(), SELECT_DESCRIPTION.into());
+    property.insert("description".into(), description.into());
     property.insert("items".into(), Value::Object(items));
-    Value::Object(property)
+    Some(Value::Object(property))
 }
 
 /// wire format §7.1: `destructiveHint` when an action is destructive, `readOnlyHint` when all are

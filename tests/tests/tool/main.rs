@@ -4,5 +4,6 @@
 mod tool_async;
 mod tool_definition;
 mod tool_derive;
+mod tool_inputs;
 mod tool_structured;
 mod tool_vectors;

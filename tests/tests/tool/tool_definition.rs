@@ -25,7 +25,7 @@ enum Clash {
 fn a_field_with_two_schemas_is_rejected() {
     assert_eq!(
         define::<Clash>(&ToolSpec::new("clash")),
-        "tool `clash` cannot be defined: the field `id` has one schema in action `get` and another in action `remove`; give both the same type or rename one"
+        "tool `clash` cannot be defined: the field `id` is a string in action `get` and an integer (`u64`) in action `remove`; give the field one type in every action (`T` in one action and `Option<T>` in another is fine: it is required only where it is not an `Option`), or rename one of the fields"
     );
 }
 

@@ -99,7 +99,7 @@ fn v33_select_input_property() {
     let schema = tools.get("billing").unwrap().input_schema();
     assert_eq!(
         serde_json::to_string(&schema["properties"]["_select"]).unwrap(),
-        r#"{"type":"array","description":"⚡ Context optimization: select only the response fields you need. Omit to receive all fields.","items":{"type":"string","enum":["id","status"]}}"#
+        r#"{"type":"array","description":"⚡ Context optimization: select only the response fields you need. Omit to receive all fields. For: get","items":{"type":"string","enum":["id","status"]}}"#
     );
 }
 
@@ -115,7 +115,7 @@ fn tool_t_input_schema_is_flat_with_the_action_enum_first() {
                 "action": {"type": "string", "enum": ["get", "list"], "description": "Which operation to perform"},
                 "id": {"type": "string", "description": "Required for: get"},
                 "limit": {"type": ["integer", "null"], "format": "uint32", "minimum": 0, "maximum": 10, "description": "For: get"},
-                "_select": {"type": "array", "description": "⚡ Context optimization: select only the response fields you need. Omit to receive all fields.", "items": {"type": "string", "enum": ["id", "status"]}}
+                "_select": {"type": "array", "description": "⚡ Context optimization: select only the response fields you need. Omit to receive all fields. For: get", "items": {"type": "string", "enum": ["id", "status"]}}
             },
             "required": ["action"]
         })
