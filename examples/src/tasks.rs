@@ -168,7 +168,7 @@ impl Project {
 )]
 #[derive(Debug, Deserialize, schemars::JsonSchema, Tool)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
-#[fusion(name = "tasks", description = "Track a project's tasks")]
+#[fusion(name = "tasks", description = "Track a project's tasks", select)]
 pub enum Tasks {
     /// A project with its plan
     #[fusion(returns = Project, read_only)]
@@ -176,6 +176,12 @@ pub enum Tasks {
     /// One task
     #[fusion(returns = Task, read_only)]
     GetTask { id: String },
+    /// The tasks, all or those with one status
+    #[fusion(returns = [Task], read_only)]
+    ListTasks { status: Option<TaskStatus> },
+    /// Move a task to another status
+    #[fusion(returns = Task)]
+    UpdateStatus { id: String, status: TaskStatus },
     /// Add a task to a project
     #[fusion(returns = Task)]
     CreateTask {
@@ -272,6 +278,21 @@ impl Tracker {
                 let task = project.tasks.iter().find(|t| t.id == id);
                 let task = task.ok_or_else(|| not_found("task", &id))?;
                 Ok(call.present(task).build()?)
+            }
+            Tasks::ListTasks { status } => {
+                let tasks: Vec<Task> = project
+                    .tasks
+                    .iter()
+                    .filter(|t| status.is_none_or(|wanted| t.status == wanted))
+                    .cloned()
+                    .collect();
+                Ok(call.present_all(&tasks).build()?)
+            }
+            Tasks::UpdateStatus { id, status } => {
+                let task = project.tasks.iter_mut().find(|t| t.id == id);
+                let task = task.ok_or_else(|| not_found("task", &id))?;
+                task.status = status;
+                Ok(call.present(&*task).build()?)
             }
             Tasks::CreateTask {
                 project_id,

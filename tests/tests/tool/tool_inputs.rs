@@ -258,3 +258,58 @@ fn an_option_of_another_type_still_clashes() {
         "tool `nullable` cannot be defined: the field `status` is an enum of `todo`, `done` in action `update` and an optional string in action `count`; give the field one type in every action (`T` in one action and `Option<T>` in another is fine: it is required only where it is not an `Option`), or rename one of the fields"
     );
 }
+
+/// The task tracker example uses the merged field for real: `status` filters `list_tasks` and is
+/// required by `update_status`.
+#[test]
+fn the_task_tracker_filters_and_updates_with_one_status_field() {
+    let tools = fusion_examples::tasks::tasks_tools().expect("the tasks tool is valid");
+    let schema = tools.get("tasks").unwrap().input_schema();
+    assert_eq!(
+        schema["properties"]["status"]["description"],
+        "Required for: update_status. For: list_tasks"
+    );
+    let doing = tools.call(
+        "tasks",
+        Some(json!({"action": "list_tasks", "status": "doing", "_select": ["id"]})),
+    );
+    assert_eq!(doing.is_error(), None);
+    assert_eq!(doing.blocks()[0], "[\n  {\n    \"id\": \"T-3\"\n  }\n]");
+    let missing = tools.call(
+        "tasks",
+        Some(json!({"action": "update_status", "id": "T-4"})),
+    );
+    assert_eq!(missing.is_error(), Some(true));
+    assert!(
+        missing.blocks()[0].contains(
+            "<field name=\"status\">Missing required field. Valid options: 'todo', 'doing', 'done'.</field>"
+        ),
+        "{}",
+        missing.blocks()[0]
+    );
+    let updated = tools.call(
+        "tasks",
+        Some(json!({"action": "update_status", "id": "T-4", "status": "done", "_select": ["id", "status"]})),
+    );
+    assert_eq!(
+        updated.blocks()[0],
+        "{\n  \"id\": \"T-4\",\n  \"status\": \"done\"\n}"
+    );
+    let done = tools.call(
+        "tasks",
+        Some(json!({"action": "list_tasks", "status": "done", "_select": ["id"]})),
+    );
+    assert_eq!(
+        done.blocks()[0],
+        "[\n  {\n    \"id\": \"T-1\"\n  },\n  {\n    \"id\": \"T-2\"\n  },\n  {\n    \"id\": \"T-4\"\n  }\n]"
+    );
+    let project = tools.call(
+        "tasks",
+        Some(json!({"action": "get_project", "id": "PRJ-1", "_select": ["title"]})),
+    );
+    assert!(
+        project.blocks()[0].contains("Valid names: 'id', 'name', 'owner_email', 'tasks'."),
+        "{}",
+        project.blocks()[0]
+    );
+}
