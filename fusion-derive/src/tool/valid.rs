@@ -5,6 +5,7 @@ use proc_macro2::Span;
 use syn::{DeriveInput, Type};
 
 use super::ast::Returns;
+use crate::common::case::unraw;
 use crate::common::diag::Errors;
 use crate::common::serde_attr::Tags;
 
@@ -104,4 +105,124 @@ fn vec_element(ty: &Type) -> Option<&Type> {
         syn::GenericArgument::Type(element) if args.args.len() == 1 => Some(element),
         _ => None,
     }
+}
+
+/// A field name the actions share must have one type in all of them, `T` and `Option<T>`
+/// counting as one (wire format §7.1). Only what the derive can read for sure is compared:
+/// fields without `#[serde]` or `#[schemars]` attributes, in variants whose field names serde
+/// does not rename, whose types are standard scalars, texts or `Vec`s of them. Every other clash
+/// is left to the definition, which sees the schemas. One error per clash, at the later field.
+pub fn shared_fields(input: &DeriveInput, data: &syn::DataEnum, errors: &mut Errors) {
+    if mentions(&input.attrs, "rename_all_fields") {
+        return;
+    }
+    // The first field of each name: its wire name, variant, type, and the kind compared.
+    let mut seen: Vec<(String, &syn::Ident, &Type, String)> = Vec::new();
+    for variant in &data.variants {
+        if mentions(&variant.attrs, "rename_all")
+            || crate::common::serde_attr::tags(&variant.attrs).skip
+        {
+            continue;
+        }
+        for field in &variant.fields {
+            let Some(ident) = &field.ident else { continue };
+            let attributed = field
+                .attrs
+                .iter()
+                .any(|a| a.path().is_ident("serde") || a.path().is_ident("schemars"));
+            let Some(kind) = known_kind(without_option(&field.ty)).filter(|_| !attributed) else {
+                continue;
+            };
+            let name = unraw(ident);
+            match seen.iter().find(|(n, ..)| *n == name) {
+                Some((_, first, first_ty, first_kind)) if *first_kind != kind => {
+                    let plain = type_text(without_option(first_ty));
+                    errors.spanned(
+                        &field.ty,
+                        format!(
+                            "the field `{name}` is `{}` here, in `{}`, but `{}` in `{first}`; a field the actions share has one type in all of them: write `{ident}: {plain}` here, or `{ident}: Option<{plain}>` if `{}` can go without it, or give the field another name",
+                            type_text(&field.ty),
+                            variant.ident,
+                            type_text(first_ty),
+                            variant.ident
+                        ),
+                    );
+                }
+                Some(_) => {}
+                None => seen.push((name, &variant.ident, &field.ty, kind)),
+            }
+        }
+    }
+}
+
+/// Whether a `#[serde(...)]` attribute among `attrs` has the key `key` (at its top level: the
+/// values there are string literals, so an identifier is a key).
+fn mentions(attrs: &[syn::Attribute], key: &str) -> bool {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("serde"))
+        .filter_map(|a| a.meta.require_list().ok())
+        .flat_map(|list| list.tokens.clone())
+        .any(|token| matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == key))
+}
+
+/// `T` of `Option<T>` (any path ending in `Option`), or the type itself.
+fn without_option(ty: &Type) -> &Type {
+    single_argument(ty, "Option").unwrap_or(ty)
+}
+
+/// `T` of `Wrapper<T>` for a path ending in `wrapper`.
+fn single_argument<'t>(ty: &'t Type, wrapper: &str) -> Option<&'t Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != wrapper {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner),
+        _ => None,
+    }
+}
+
+/// What a standard type is for comparison (`String`, `u64`, `Vec<bool>`…), or `None` for a type
+/// the derive cannot judge by its name (the user's own types, aliases, generics).
+fn known_kind(ty: &Type) -> Option<String> {
+    if let Some(element) = single_argument(ty, "Vec") {
+        return known_kind(element).map(|kind| format!("Vec<{kind}>"));
+    }
+    let ident = match ty {
+        Type::Path(path) if path.qself.is_none() => {
+            let last = path.path.segments.last()?;
+            if !matches!(last.arguments, syn::PathArguments::None) {
+                return None;
+            }
+            last.ident.to_string()
+        }
+        Type::Reference(reference) => match &*reference.elem {
+            Type::Path(path) if path.path.is_ident("str") => "String".to_owned(),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    const KNOWN: &[&str] = &[
+        "String", "char", "bool", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
+        "i64", "i128", "isize", "f32", "f64",
+    ];
+    KNOWN.contains(&ident.as_str()).then_some(ident)
+}
+
+/// A type as the user wrote it, without the spaces of a token stream.
+fn type_text(ty: &Type) -> String {
+    quote::ToTokens::to_token_stream(ty)
+        .to_string()
+        .replace(" :: ", "::")
+        .replace(":: ", "::")
+        .replace(" <", "<")
+        .replace("< ", "<")
+        .replace(" >", ">")
+        .replace("& ", "&")
+        .replace(" ,", ",")
 }
