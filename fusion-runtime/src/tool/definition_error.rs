@@ -3,7 +3,11 @@
 use std::fmt;
 
 /// Why a tool cannot be defined. Its text says what to change.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Its `Debug` form is that text too: a `main` that returns `Result<(), Box<dyn Error>>` prints
+/// an error with `Debug`, and a server that stops at startup must say why in words (an MCP client
+/// such as the Python SDK shows the server's stderr above its own traceback).
+#[derive(Clone, PartialEq, Eq)]
 pub struct DefinitionError {
     tool: String,
     message: String,
@@ -30,6 +34,12 @@ impl fmt::Display for DefinitionError {
             "tool `{}` cannot be defined: {}",
             self.tool, self.message
         )
+    }
+}
+
+impl fmt::Debug for DefinitionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

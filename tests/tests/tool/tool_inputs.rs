@@ -313,3 +313,27 @@ fn the_task_tracker_filters_and_updates_with_one_status_field() {
         project.blocks()[0]
     );
 }
+
+/// A field serde renames is left by the derive to the definition, which sees the schemas.
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[serde(tag = "action", rename_all = "snake_case")]
+#[allow(dead_code, reason = "only the definition is read")]
+enum Renamed {
+    Get {
+        id: String,
+    },
+    Remove {
+        #[serde(rename = "id")]
+        key: u64,
+    },
+}
+
+#[test]
+fn a_clash_the_derive_cannot_see_stops_the_definition_with_readable_debug_output() {
+    let error = Renamed::definition().expect_err("`id` clashes");
+    let text = "tool `renamed` cannot be defined: the field `id` is a string in action `get` and an integer (`u64`) in action `remove`; give the field one type in every action (`T` in one action and `Option<T>` in another is fine: it is required only where it is not an `Option`), or rename one of the fields";
+    assert_eq!(error.to_string(), text);
+    // What `fn main() -> Result<(), Box<dyn Error>>` prints when it returns the error.
+    let boxed: Box<dyn std::error::Error> = Box::new(error);
+    assert_eq!(format!("{boxed:?}"), text);
+}
