@@ -187,6 +187,12 @@ fn single_argument<'t>(ty: &'t Type, wrapper: &str) -> Option<&'t Type> {
     }
 }
 
+/// The standard types whose schema the derive knows from their name alone.
+const KNOWN_TYPES: &[&str] = &[
+    "String", "char", "bool", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
+    "i64", "i128", "isize", "f32", "f64",
+];
+
 /// What a standard type is for comparison (`String`, `u64`, `Vec<bool>`…), or `None` for a type
 /// the derive cannot judge by its name (the user's own types, aliases, generics).
 fn known_kind(ty: &Type) -> Option<String> {
@@ -207,11 +213,7 @@ fn known_kind(ty: &Type) -> Option<String> {
         },
         _ => return None,
     };
-    const KNOWN: &[&str] = &[
-        "String", "char", "bool", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
-        "i64", "i128", "isize", "f32", "f64",
-    ];
-    KNOWN.contains(&ident.as_str()).then_some(ident)
+    KNOWN_TYPES.contains(&ident.as_str()).then_some(ident)
 }
 
 /// A type as the user wrote it, without the spaces of a token stream.

@@ -17,7 +17,7 @@ pub(super) struct Clash {
 }
 
 impl Clash {
-    /// `the field `id` is a string in action `get` and an integer (`u64`) in action `remove``.
+    /// "the field `id` is a string in action `get` and an integer (`u64`) in action `remove`".
     pub(super) fn sentence(&self) -> String {
         format!(
             "the field `{}` is {} in action `{}` and {} in action `{}`",
@@ -152,8 +152,8 @@ fn is_null(schema: &Value) -> bool {
     schema.get("type").and_then(Value::as_str) == Some("null")
 }
 
-/// A field's type in words a Rust user recognises (`a string`, `an integer (`u64`)`, `an
-/// optional list of strings`), from its schema.
+/// A field's type in words a Rust user recognises ("a string", "an integer (`u64`)", "an
+/// optional list of strings"), from its schema.
 pub(super) fn type_words(schema: &Value) -> String {
     let plain = without_description(schema);
     let inner = non_null(&plain);
@@ -209,7 +209,7 @@ fn words(schema: &Value, depth: usize) -> String {
                 let element = element
                     .strip_prefix("an ")
                     .or_else(|| element.strip_prefix("a "))
-                    .map_or(element.clone(), |noun| plural(noun));
+                    .map_or(element.clone(), plural);
                 format!("a list of {element}")
             }
             None => "a tuple".to_owned(),
@@ -259,7 +259,7 @@ fn object_words(map: &Map<String, Value>) -> String {
     }
 }
 
-/// `one of `todo`, `doing`, `done``, cut after eight options.
+/// "an enum of `todo`, `doing`, `done`", cut after eight options.
 fn enum_words(values: &[Value]) -> String {
     let shown: Vec<String> = values
         .iter()

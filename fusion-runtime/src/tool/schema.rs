@@ -55,20 +55,18 @@ impl<'a> Builder<'a> {
 
     /// One error for every clash of field types (wire format §7.1).
     fn clash_error(&self, clashes: &[Clash]) -> DefinitionError {
-        match clashes {
-            [one] => self.error(format!("{}; give the field {CLASH_ADVICE}", one.sentence())),
-            _ => {
-                let mut message = format!(
-                    "fields have different types in different actions ({} clashes); give each field {CLASH_ADVICE}:",
-                    clashes.len()
-                );
-                for clash in clashes {
-                    message.push_str("\n  - ");
-                    message.push_str(&clash.sentence());
-                }
-                self.error(message)
-            }
+        if let [one] = clashes {
+            return self.error(format!("{}; give the field {CLASH_ADVICE}", one.sentence()));
         }
+        let mut message = format!(
+            "fields have different types in different actions ({} clashes); give each field {CLASH_ADVICE}:",
+            clashes.len()
+        );
+        for clash in clashes {
+            message.push_str("\n  - ");
+            message.push_str(&clash.sentence());
+        }
+        self.error(message)
     }
 
     fn schema_error(&self, error: &SchemaError) -> DefinitionError {

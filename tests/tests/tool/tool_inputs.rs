@@ -34,6 +34,7 @@ enum St {
 
 /// Tool K (wire format §16.14).
 #[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[allow(dead_code, reason = "`update_status` reads its fields through serde only")]
 #[serde(tag = "action", rename_all = "snake_case")]
 #[fusion(name = "tasks", select)]
 enum K {
