@@ -17,7 +17,7 @@ use super::spec::ToolSpec;
 /// |---|---|---|
 /// | enum or struct | `name = "billing"` | the MCP tool name (default: the type name in snake case) |
 /// | enum or struct | `description = "..."` | the tool description (default: the type's doc comment, else the name) |
-/// | enum or struct | `select` | accept `_select` over the models the actions return (wire format §7) |
+/// | enum or struct | `select` | accept `_select`: each action, the names of the model it returns (wire format §7) |
 /// | enum | `toon` | describe the actions as a TOON table (wire format §10.2) instead of the plain layout |
 /// | enum or struct | `output = Type` | the `outputSchema` (wire format §11.3) |
 /// | enum or struct | `crate = path` | where `fusion_runtime` is, if re-exported under another name |
@@ -28,6 +28,15 @@ use super::spec::ToolSpec;
 /// | variant | `description = "..."` | the action description (default: the variant's doc comment) |
 ///
 /// Every mistake is reported at once, at the token that caused it.
+///
+/// # Fields the actions share
+///
+/// Actions that take a field of the same name share one `inputSchema` property, so the field has
+/// one type in all of them; `T` in one action and `Option<T>` in another is the same type,
+/// required only for the actions that take `T` (`status: Option<Status>` to filter a list,
+/// `status: Status` to update). Two different types are a compile error at the later field when
+/// the derive can tell from the names (`String` and `u64`), and otherwise stop the definition
+/// with every clash listed (wire format §7.1).
 ///
 /// # Structured actions
 ///

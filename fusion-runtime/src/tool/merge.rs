@@ -14,14 +14,16 @@ pub(super) struct Clash {
     pub(super) first: (String, String),
     /// The action that declares it differently, and its type in words.
     pub(super) second: (String, String),
+    /// What differs when the words of both types are the same (empty otherwise).
+    pub(super) note: String,
 }
 
 impl Clash {
     /// "the field `id` is a string in action `get` and an integer (`u64`) in action `remove`".
     pub(super) fn sentence(&self) -> String {
         format!(
-            "the field `{}` is {} in action `{}` and {} in action `{}`",
-            self.field, self.first.1, self.first.0, self.second.1, self.second.0
+            "the field `{}` is {} in action `{}` and {} in action `{}`{}",
+            self.field, self.first.1, self.first.0, self.second.1, self.second.0, self.note
         )
     }
 }
@@ -63,11 +65,20 @@ where
             };
             match merged(&field.schema, schema) {
                 Some(schema) => field.schema = schema,
-                None => clashes.push(Clash {
-                    field: (*name).clone(),
-                    first: ((*first_key).to_owned(), type_words(first)),
-                    second: (key.to_owned(), type_words(schema)),
-                }),
+                None => {
+                    let (first_words, second_words) = (type_words(first), type_words(schema));
+                    let note = if first_words == second_words {
+                        differing_keywords(first, schema)
+                    } else {
+                        String::new()
+                    };
+                    clashes.push(Clash {
+                        field: (*name).clone(),
+                        first: ((*first_key).to_owned(), first_words),
+                        second: (key.to_owned(), second_words),
+                        note,
+                    });
+                }
             }
         }
     }
@@ -78,34 +89,73 @@ where
     }
 }
 
+/// The keywords that describe a value without constraining it: they never make two schemas
+/// differ, and the property keeps those of the field's first appearance.
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
 /// The one schema for a field that is `kept` so far and `other` in the next action, or `None`
-/// when the two types differ. Descriptions never make a difference.
+/// when the two types differ.
 fn merged(kept: &Value, other: &Value) -> Option<Value> {
-    let (kept_plain, other_plain) = (without_description(kept), without_description(other));
-    if kept_plain == other_plain {
-        return Some(kept.clone());
-    }
-    if non_null(&kept_plain) != non_null(&other_plain) {
+    let (kept_rules, other_rules) = (constraints(kept), constraints(other));
+    if non_null(&kept_rules) != non_null(&other_rules) {
         return None;
     }
-    if kept_plain != non_null(&kept_plain) {
-        // `kept` is nullable already.
+    if kept_rules == other_rules || kept_rules != non_null(&kept_rules) {
+        // The same type, or `kept` allows `null` already.
         return Some(kept.clone());
     }
-    let mut schema = other_plain;
-    if let (Some(map), Some(description)) = (schema.as_object_mut(), kept.get("description")) {
-        map.insert("description".into(), description.clone());
+    // `kept` is `T` and `other` is `Option<T>`: the nullable schema, the first annotations.
+    let mut schema = other_rules;
+    if let (Some(map), Some(kept)) = (schema.as_object_mut(), kept.as_object()) {
+        for key in ANNOTATIONS {
+            if let Some(value) = kept.get(*key) {
+                map.insert((*key).to_owned(), value.clone());
+            }
+        }
     }
     Some(schema)
 }
 
-/// The schema without its top-level description.
-pub(super) fn without_description(schema: &Value) -> Value {
+/// The schema without its top-level annotations.
+fn constraints(schema: &Value) -> Value {
     let mut schema = schema.clone();
     if let Some(map) = schema.as_object_mut() {
-        map.shift_remove("description");
+        map.retain(|key, _| !ANNOTATIONS.contains(&key.as_str()));
     }
     schema
+}
+
+/// What tells two schemas apart when their words are the same: the keywords whose values differ.
+fn differing_keywords(first: &Value, second: &Value) -> String {
+    let (first, second) = (constraints(first), constraints(second));
+    let (Some(first), Some(second)) = (first.as_object(), second.as_object()) else {
+        return String::new();
+    };
+    let mut keys: Vec<&str> = first
+        .keys()
+        .chain(second.keys())
+        .map(String::as_str)
+        .filter(|key| first.get(*key) != second.get(*key))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+    if keys.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (the same words, but their JSON Schemas differ in {})",
+            keys.join(", ")
+        )
+    }
 }
 
 /// The schema with `null` taken out again, undoing what schemars does for `Option<T>`: an
@@ -155,7 +205,7 @@ fn is_null(schema: &Value) -> bool {
 /// A field's type in words a Rust user recognises ("a string", "an integer (`u64`)", "an
 /// optional list of strings"), from its schema.
 pub(super) fn type_words(schema: &Value) -> String {
-    let plain = without_description(schema);
+    let plain = constraints(schema);
     let inner = non_null(&plain);
     if inner == plain {
         return words(&plain, 0);

@@ -80,8 +80,8 @@ impl ToolSpec {
         self
     }
 
-    /// Enables `_select` (wire format §7): the tool accepts the wire names of the models its actions
-    /// present (see [`ActionSpec::returns`]).
+    /// Enables `_select` (wire format §7): each action accepts the wire names of the models it
+    /// presents (see [`ActionSpec::returns`]); an action that presents none ignores `_select`.
     pub fn select(mut self) -> Self {
         self.select = true;
         self

@@ -34,7 +34,10 @@ enum St {
 
 /// Tool K (wire format §16.14).
 #[derive(Deserialize, schemars::JsonSchema, Tool)]
-#[allow(dead_code, reason = "`update_status` reads its fields through serde only")]
+#[allow(
+    dead_code,
+    reason = "`update_status` reads its fields through serde only"
+)]
 #[serde(tag = "action", rename_all = "snake_case")]
 #[fusion(name = "tasks", select)]
 enum K {
@@ -337,4 +340,29 @@ fn a_clash_the_derive_cannot_see_stops_the_definition_with_readable_debug_output
     // What `fn main() -> Result<(), Box<dyn Error>>` prints when it returns the error.
     let boxed: Box<dyn std::error::Error> = Box::new(error);
     assert_eq!(format!("{boxed:?}"), text);
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(tag = "action", rename_all = "snake_case")]
+#[allow(dead_code, reason = "only the schema is read")]
+enum Defaults {
+    List {
+        #[serde(default)]
+        limit: u32,
+    },
+    Page {
+        limit: Option<u32>,
+    },
+    Cut {
+        #[schemars(range(max = 10))]
+        limit: u32,
+    },
+}
+
+#[test]
+fn a_default_is_no_difference_and_a_bound_is_named_when_the_words_agree() {
+    assert_eq!(
+        define::<Defaults>("defaults"),
+        "tool `defaults` cannot be defined: the field `limit` is an integer (`u32`) in action `list` and an integer (`u32`) in action `cut` (the same words, but their JSON Schemas differ in `maximum`); give the field one type in every action (`T` in one action and `Option<T>` in another is fine: it is required only where it is not an `Option`), or rename one of the fields"
+    );
 }
