@@ -63,23 +63,22 @@ where
                 ));
                 continue;
             };
-            match merged(&field.schema, schema) {
-                Some(schema) => field.schema = schema,
-                None => {
-                    let (first_words, second_words) = (type_words(first), type_words(schema));
-                    let note = if first_words == second_words {
-                        differing_keywords(first, schema)
-                    } else {
-                        String::new()
-                    };
-                    clashes.push(Clash {
-                        field: (*name).clone(),
-                        first: ((*first_key).to_owned(), first_words),
-                        second: (key.to_owned(), second_words),
-                        note,
-                    });
-                }
+            if let Some(schema) = merged(&field.schema, schema) {
+                field.schema = schema;
+                continue;
             }
+            let (first_words, second_words) = (type_words(first), type_words(schema));
+            let note = if first_words == second_words {
+                differing_keywords(first, schema)
+            } else {
+                String::new()
+            };
+            clashes.push(Clash {
+                field: (*name).clone(),
+                first: ((*first_key).to_owned(), first_words),
+                second: (key.to_owned(), second_words),
+                note,
+            });
         }
     }
     if clashes.is_empty() {
