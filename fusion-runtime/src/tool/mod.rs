@@ -63,6 +63,7 @@
 //! The files, one job each: `input` (the [`Tool`](crate::Tool) trait), `spec` (the declaration),
 //! `definition` (what `tools/list` shows), `schema` (building a definition from a JSON Schema),
 //! `merge` (the fields actions share, merged into one property each, and their clashes),
+//! `select_schema` (the `_select` property and each action's selectable names),
 //! `shape` and `validate` (the compiled checks of arguments), `routing` (one call's action,
 //! `_select` and arguments), `problems` and `validation_error` (the `<validation_error>`
 //! envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
@@ -78,6 +79,7 @@ mod merge;
 mod problems;
 mod routing;
 mod schema;
+mod select_schema;
 mod shape;
 mod spec;
 pub(crate) mod tool_set;
