@@ -155,12 +155,13 @@ pub fn shared_fields(input: &DeriveInput, data: &syn::DataEnum, errors: &mut Err
     }
 }
 
-/// Whether a `#[serde(...)]` attribute among `attrs` has the key `key` (at its top level: the
-/// values there are string literals, so an identifier is a key).
+/// Whether a `#[serde(...)]` or `#[schemars(...)]` attribute among `attrs` (schemars reads
+/// both) has the key `key` at its top level, where values are string literals, so an identifier
+/// is a key.
 fn mentions(attrs: &[syn::Attribute], key: &str) -> bool {
     attrs
         .iter()
-        .filter(|a| a.path().is_ident("serde"))
+        .filter(|a| a.path().is_ident("serde") || a.path().is_ident("schemars"))
         .filter_map(|a| a.meta.require_list().ok())
         .flat_map(|list| list.tokens.clone())
         .any(|token| matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == key))
@@ -227,4 +228,71 @@ fn type_text(ty: &Type) -> String {
         .replace(" >", ">")
         .replace("& ", "&")
         .replace(" ,", ",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    /// The messages `shared_fields` reports for `input`.
+    fn clashes(input: &DeriveInput) -> Vec<String> {
+        let syn::Data::Enum(data) = &input.data else {
+            panic!("an enum")
+        };
+        let mut errors = Errors::default();
+        shared_fields(input, data, &mut errors);
+        match errors.into_result() {
+            Ok(()) => Vec::new(),
+            Err(error) => error.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_same_type_written_two_ways_is_no_clash() {
+        let input: DeriveInput = parse_quote! {
+            enum Tool {
+                A { tags: Option<Vec<String>>, name: std::string::String, note: &'static str },
+                B { tags: Vec<String>, name: String, note: Option<String> },
+            }
+        };
+        assert!(clashes(&input).is_empty());
+    }
+
+    #[test]
+    fn what_serde_or_schemars_may_change_is_left_to_the_definition() {
+        let input: DeriveInput = parse_quote! {
+            enum Tool {
+                A { id: String, status: Status },
+                B { #[serde(rename = "key")] id: u64, status: Priority },
+                #[serde(rename_all = "camelCase")]
+                C { id: bool },
+                #[schemars(rename_all = "camelCase")]
+                D { id: bool },
+                #[serde(skip)]
+                E { id: f64 },
+            }
+        };
+        assert!(clashes(&input).is_empty());
+        let renamed: DeriveInput = parse_quote! {
+            #[serde(tag = "action", rename_all_fields = "camelCase")]
+            enum Tool { A { id: String }, B { id: u64 } }
+        };
+        assert!(clashes(&renamed).is_empty());
+    }
+
+    #[test]
+    fn standard_types_that_differ_clash_with_the_first_field() {
+        let input: DeriveInput = parse_quote! {
+            enum Tool {
+                A { n: u64, x: f32 },
+                B { n: usize, x: f64 },
+                C { n: Option<u64>, x: Option<f64> },
+            }
+        };
+        let found = clashes(&input);
+        // `C`'s `n` is `Option<u64>`, the same type as `A`'s: no clash.
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].starts_with("the field `n` is `usize` here, in `B`, but `u64` in `A`"));
+    }
 }
