@@ -65,12 +65,13 @@
 //! `shape` and `validate` (the compiled checks of arguments), `routing` (one call's action,
 //! `_select` and arguments), `problems` and `validation_error` (the `<validation_error>`
 //! envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
-//! outcome), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
+//! outcome), `handler` (the shapes of a handler, with or without the shared state), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
 
 pub(crate) mod call;
 mod definition;
 mod definition_error;
 pub mod description;
+mod handler;
 mod handler_result;
 pub(crate) mod input;
 mod problems;
@@ -85,6 +86,7 @@ mod validation_error;
 pub use call::{InternalFailure, report_to_stderr};
 pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
+pub use handler::{AsyncHandler, Handler, marker};
 pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
 pub use spec::{ActionSpec, ToolSpec};
 pub use validation_error::ValidationError;

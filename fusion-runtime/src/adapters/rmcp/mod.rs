@@ -273,8 +273,10 @@ impl std::fmt::Debug for FusionServer {
 }
 
 impl FusionServer {
-    /// A server named `name` (the `serverInfo.name` clients show) serving `tools`.
-    pub fn new(name: impl Into<String>, tools: ToolSet) -> Self {
+    /// A server named `name` (the `serverInfo.name` clients show) serving `tools`, with or
+    /// without shared state (each handler holds its own handle on it).
+    pub fn new<S: Send + Sync + 'static>(name: impl Into<String>, tools: ToolSet<S>) -> Self {
+        let tools = tools.into_stateless();
         let listed = tools.definitions().map(rmcp::model::Tool::from).collect();
         let ui_app = tools.definitions().any(ToolDefinition::ui_app);
         FusionServer {
