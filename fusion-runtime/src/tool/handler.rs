@@ -10,6 +10,8 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use super::call::Call;
 use crate::response::IntoToolResponse;
 
@@ -61,6 +63,13 @@ pub trait Handler<T, S, Marker>: Send + Sync + 'static {
 
     /// Runs the handler.
     fn handle(&self, state: &S, input: T, call: &Call) -> Self::Output;
+
+    /// The output type its return type declares, named, with its JSON Schema: the
+    /// `outputSchema` of the tool (wire format §11.3). `None` unless the handler returns
+    /// [`Structured`](crate::Structured).
+    fn output_schema() -> Option<(&'static str, Value)> {
+        None
+    }
 }
 
 impl<T, S, F, R> Handler<T, S, (marker::Stateless, R)> for F
@@ -105,6 +114,12 @@ pub trait AsyncHandler<T, S, Marker>: Send + Sync + 'static {
 
     /// Starts the handler.
     fn start(&self, state: &Arc<S>, input: T, call: Call) -> Self::Future;
+
+    /// As [`Handler::output_schema`]: `None` unless the future's output is
+    /// [`Structured`](crate::Structured).
+    fn output_schema() -> Option<(&'static str, Value)> {
+        None
+    }
 }
 
 impl<T, S, F, Fut> AsyncHandler<T, S, (marker::Stateless, Fut)> for F

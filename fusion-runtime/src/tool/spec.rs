@@ -98,12 +98,7 @@ impl ToolSpec {
     /// Declares the output type: its JSON Schema (as the type serializes) becomes the tool's
     /// `outputSchema` (wire format §11.3). The root must be an object.
     pub fn output<T: JsonSchema>(mut self) -> Self {
-        // Inlined like input schemas, so each member's schema stands on its own.
-        let generator = schemars::generate::SchemaSettings::draft2020_12()
-            .for_serialize()
-            .with(|settings| settings.inline_subschemas = true)
-            .into_generator();
-        self.output_schema = Some(generator.into_root_schema_for::<T>().to_value());
+        self.output_schema = Some(output_schema_of::<T>());
         self
     }
 
@@ -149,6 +144,16 @@ impl ToolSpec {
                 .iter()
                 .any(|(_, action)| action.returns.iter().any(|r| r.ui))
     }
+}
+
+/// The JSON Schema of `T` as it serializes: the `outputSchema` of a tool whose output is `T`.
+pub(crate) fn output_schema_of<T: JsonSchema>() -> Value {
+    // Inlined like input schemas, so each member's schema stands on its own.
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .with(|settings| settings.inline_subschemas = true)
+        .into_generator();
+    generator.into_root_schema_for::<T>().to_value()
 }
 
 /// The model of a structured action whose output schema is generated from it: any

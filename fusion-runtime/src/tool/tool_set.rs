@@ -12,7 +12,7 @@ use std::task::{Context, Poll, Wake, Waker};
 use serde_json::Value;
 
 use super::call::{Call, InternalFailure, report_to_stderr};
-use super::definition::ToolDefinition;
+use super::definition::{ToolDefinition, input_schema_of};
 use super::definition_error::DefinitionError;
 use super::handler::{AsyncHandler, Handler};
 use super::input::Tool;
@@ -49,6 +49,31 @@ fn block_on<F: Future>(future: F) -> F::Output {
         // A spurious return from `park` only costs one more poll.
         std::thread::park();
     }
+}
+
+/// The definition of `T` answered by a handler whose return type declares the output `returned`
+/// (a [`Structured`](crate::Structured) type's name and schema): that type's schema is the
+/// `outputSchema` (wire format §11.3), and an `output` the tool declares must be the same type.
+fn define<T: Tool>(
+    returned: Option<(&'static str, Value)>,
+) -> Result<ToolDefinition, DefinitionError> {
+    let mut spec = T::spec();
+    if let Some((name, schema)) = returned {
+        if spec
+            .output_schema
+            .as_ref()
+            .is_some_and(|declared| *declared != schema)
+        {
+            return Err(DefinitionError::new(
+                spec.name(),
+                format!(
+                    "its handler returns `Structured<{name}>`, but the tool declares another output type; remove `output = ...` from the tool (the handler's return type declares it) or return the declared type"
+                ),
+            ));
+        }
+        spec = spec.output_schema(schema);
+    }
+    ToolDefinition::from_schema(&spec, &input_schema_of::<T>())
 }
 
 /// A reporter of handler failures.
@@ -202,11 +227,6 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
         }
     }
 
-    /// The shared state.
-    pub fn state(&self) -> &S {
-        &self.state
-    }
-
     /// Adds the tool `T`, answered by `handler`: `|input: T, call: &Call| ...`, or
     /// `|state: &S, input: T, call: &Call| ...` for a handler that uses the
     /// [shared state](ToolSet#shared-state) (see [`Handler`](crate::tool::Handler)).
@@ -228,7 +248,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
         T: Tool,
         H: Handler<T, S, M>,
     {
-        let definition = ToolDefinition::of::<T>()?;
+        let definition = define::<T>(H::output_schema())?;
         let state = Arc::clone(&self.state);
         self.insert(
             definition,
@@ -303,7 +323,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
         T: Tool,
         H: AsyncHandler<T, S, M>,
     {
-        let definition = ToolDefinition::of::<T>()?;
+        let definition = define::<T>(H::output_schema())?;
         let state = Arc::clone(&self.state);
         self.insert(
             definition,
@@ -319,6 +339,13 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
                 Box::pin(async move { call.drive(&*report, started).await })
             })),
         )
+    }
+}
+
+impl<S> ToolSet<S> {
+    /// The shared state.
+    pub fn state(&self) -> &S {
+        &self.state
     }
 
     fn insert(
