@@ -90,6 +90,7 @@ pub use definition_error::DefinitionError;
 pub use handler::{AsyncHandler, Handler, marker};
 pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
 pub use spec::{ActionSpec, ToolSpec};
+pub use spec::Presentable;
 pub use structured_output::{IntoStructured, Returning, Structured, StructuredFuture};
 pub use validation_error::ValidationError;
 

@@ -169,6 +169,38 @@ pub trait StructuredModel: JsonSchema {}
 
 impl<T: JsonSchema + ?Sized> StructuredModel for T {}
 
+/// What `#[fusion(returns = M)]` names: a type an action presents, that is, every type that
+/// derives `Presenter`.
+///
+/// `#[derive(Tool)]` declares a returned model through this trait
+/// (`<M as Presentable>::returns(spec)`), so a type that is not a presenter is one error at the
+/// `M` the user wrote, saying to derive `Presenter`. Hand-written specs call
+/// [`ActionSpec::returns`] directly.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a presenter, so an action cannot return it",
+    label = "`returns` names a type that derives `Presenter`",
+    note = "derive `Presenter` on `{Self}` (`#[derive(Presenter)]` above its definition), or name a type of yours that derives it",
+    note = "or remove `returns = ...` from the action: a handler may answer with any value, `returns` only declares a presented model (its fields are the `_select` names)"
+)]
+pub trait Presentable {
+    /// `spec` declaring that the action presents a single `Self` ([`ActionSpec::returns`]).
+    fn returns(spec: ActionSpec) -> ActionSpec;
+
+    /// `spec` declaring that the action presents a collection of `Self` ([`ActionSpec::returns_all`]).
+    fn returns_all(spec: ActionSpec) -> ActionSpec;
+}
+
+#[diagnostic::do_not_recommend]
+impl<M: Model> Presentable for M {
+    fn returns(spec: ActionSpec) -> ActionSpec {
+        spec.returns::<M>()
+    }
+
+    fn returns_all(spec: ActionSpec) -> ActionSpec {
+        spec.returns_all::<M>()
+    }
+}
+
 /// The declaration of one action: its presented model and hints.
 #[derive(Debug, Clone, Default)]
 #[must_use]
