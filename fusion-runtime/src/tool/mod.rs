@@ -89,8 +89,8 @@ pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
 pub use handler::{AsyncHandler, Handler, marker};
 pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
-pub use spec::{ActionSpec, ToolSpec};
 pub use spec::Presentable;
+pub use spec::{ActionSpec, ToolSpec};
 pub use structured_output::{IntoStructured, Returning, Structured, StructuredFuture};
 pub use validation_error::ValidationError;
 

@@ -221,6 +221,9 @@ pub(crate) struct Returned {
     pub(crate) collection: bool,
     /// Its presentation can produce UI blocks ([`Model::DECLARES_UI`]).
     pub(crate) ui: bool,
+    /// Its type name (`None` for [`ActionSpec::returns_names`]): a handler that presents
+    /// another model fails (wire format §13.7).
+    pub(crate) model: Option<&'static str>,
 }
 
 impl ActionSpec {
@@ -241,6 +244,7 @@ impl ActionSpec {
             names: M::WIRE_NAMES,
             collection: false,
             ui: M::DECLARES_UI,
+            model: Some(std::any::type_name::<M>()),
         });
         self
     }
@@ -252,6 +256,7 @@ impl ActionSpec {
             names: M::WIRE_NAMES,
             collection: true,
             ui: M::DECLARES_UI,
+            model: Some(std::any::type_name::<M>()),
         });
         self
     }
@@ -262,6 +267,7 @@ impl ActionSpec {
             names,
             collection: false,
             ui: false,
+            model: None,
         });
         self
     }

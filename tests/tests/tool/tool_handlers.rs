@@ -143,9 +143,11 @@ fn a_declared_output_must_be_the_returned_type() {
 #[test]
 fn a_structured_result_may_fail_with_a_tool_error() {
     let tools = ToolSet::new()
-        .tool(|_: Stats, _: &Call| -> Result<Structured<Totals>, ToolError> {
-            Err(ToolError::not_found("No stats yet."))
-        })
+        .tool(
+            |_: Stats, _: &Call| -> Result<Structured<Totals>, ToolError> {
+                Err(ToolError::not_found("No stats yet."))
+            },
+        )
         .unwrap();
     let refused = tools.call("stats", None);
     assert_eq!(refused.is_error(), Some(true));
@@ -160,7 +162,12 @@ fn a_structured_type_that_is_no_object_is_refused_when_the_tool_is_added() {
         .tool_async(|_: Later, _: Call| async { Structured(vec![1, 2]) })
         .unwrap_err();
     assert_eq!(refused.tool(), "later");
-    assert!(refused.to_string().contains("must be `\"type\": \"object\"`"), "{refused}");
+    assert!(
+        refused
+            .to_string()
+            .contains("must be `\"type\": \"object\"`"),
+        "{refused}"
+    );
 }
 
 #[test]
@@ -218,5 +225,94 @@ fn v142_other_tool_names_are_escaped() {
         [
             "<tool_error code=\"X\" severity=\"error\">\n<message>m</message>\n<available_actions>\n  <action tool=\"a&quot;b&#10;\">x&lt;y</action>\n  <tool>&lt;tool></tool>\n</available_actions>\n</tool_error>"
         ]
+    );
+}
+
+/// A task: what the `tracker` tool declares for `get_task`.
+#[derive(fusion_runtime::Presenter)]
+struct Task {
+    id: String,
+}
+
+/// A project: what `get_task` must not present.
+#[derive(fusion_runtime::Presenter)]
+struct Project {
+    name: String,
+}
+
+/// Tracks tasks
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[serde(tag = "action", rename_all = "snake_case")]
+#[fusion(select)]
+enum Tracker {
+    #[fusion(returns = Task)]
+    GetTask {
+        wrong: bool,
+    },
+    #[fusion(returns = [Task])]
+    ListTasks {
+        one: bool,
+    },
+    Ping,
+}
+
+fn tracker(failures: Arc<std::sync::Mutex<Vec<String>>>) -> ToolSet {
+    ToolSet::new()
+        .tool(|action: Tracker, call: &Call| {
+            let task = Task { id: "T-1".into() };
+            let project = Project { name: "P".into() };
+            match action {
+                Tracker::GetTask { wrong: false } => call.present(&task).build(),
+                Tracker::GetTask { wrong: true } => call.present(&project).build(),
+                Tracker::ListTasks { one: false } => call.present_all(&[task]).build(),
+                Tracker::ListTasks { one: true } => call.present(&task).build(),
+                // An action that declares no model may present any.
+                Tracker::Ping => call.present(&project).build(),
+            }
+        })
+        .unwrap()
+        .on_internal_error(move |failure| failures.lock().unwrap().push(failure.to_string()))
+}
+
+#[test]
+fn presenting_a_model_the_action_does_not_declare_is_an_internal_error() {
+    let failures = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let tools = tracker(Arc::clone(&failures));
+    let call = |arguments| tools.call("tracker", Some(arguments));
+
+    let right = call(json!({"action": "get_task", "wrong": false, "_select": ["id"]}));
+    assert_eq!(right.blocks(), ["{\n  \"id\": \"T-1\"\n}"]);
+    assert_eq!(
+        call(json!({"action": "list_tasks", "one": false})).is_error(),
+        None
+    );
+    assert_eq!(call(json!({"action": "ping"})).is_error(), None);
+    assert!(failures.lock().unwrap().is_empty());
+
+    let wrong = call(json!({"action": "get_task", "wrong": true}));
+    assert_eq!(
+        wrong.blocks(),
+        [
+            "<tool_error code=\"INTERNAL_ERROR\" severity=\"error\">\n<message>[tracker/get_task] The action failed with an internal error.</message>\n<recovery>This may be a transient failure. Retry the call once; if it fails again, tell the user the action is unavailable.</recovery>\n</tool_error>"
+        ]
+    );
+    let single = call(json!({"action": "list_tasks", "one": true}));
+    assert_eq!(single.is_error(), Some(true));
+
+    let failures = failures.lock().unwrap();
+    assert_eq!(failures.len(), 2, "{failures:?}");
+    assert!(
+        failures[0].starts_with(
+            "[tracker/get_task] the action declares `returns = Task`, but its handler presented `Project`"
+        ),
+        "{}",
+        failures[0]
+    );
+    assert!(
+        failures[1].starts_with(
+            "[tracker/list_tasks] the action declares `returns = [Task]`, but its handler presented `Task`"
+        ),
+        "{}",
+        failures[1]
     );
 }
