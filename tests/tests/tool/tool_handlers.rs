@@ -1,5 +1,6 @@
 //! Handlers with the tool set's shared state, structured output taken from the handler's return
-//! type (`Structured<T>`), and recoveries that name another tool (wire format §13.1, V140–V142).
+//! type (`Structured<T>`), recoveries that name another tool (wire format §13.1, V140–V142), and
+//! the check of the presented model against `returns` (wire format §13.7, V143).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -275,7 +276,7 @@ fn tracker(failures: Arc<std::sync::Mutex<Vec<String>>>) -> ToolSet {
 }
 
 #[test]
-fn presenting_a_model_the_action_does_not_declare_is_an_internal_error() {
+fn v143_presenting_a_model_the_action_does_not_declare_is_an_internal_error() {
     let failures = Arc::new(std::sync::Mutex::new(Vec::new()));
     let tools = tracker(Arc::clone(&failures));
     let call = |arguments| tools.call("tracker", Some(arguments));
