@@ -164,7 +164,11 @@ impl BillingApp {
     }
 
     /// The `invoice_stats` tool: totals of the existing invoices, of one status if asked.
-    pub fn invoice_stats(&self, input: InvoiceStatsInput, _: &Call) -> Structured<InvoiceStats> {
+    pub fn invoice_stats(
+        &self,
+        InvoiceStatsInput { status }: InvoiceStatsInput,
+        _: &Call,
+    ) -> Structured<InvoiceStats> {
         let mut stats = InvoiceStats {
             count: 0,
             total_cents: 0,
@@ -174,7 +178,7 @@ impl BillingApp {
                 overdue: 0,
             },
         };
-        for invoice in self.store.with_status(input.status) {
+        for invoice in self.store.with_status(status) {
             stats.count += 1;
             stats.total_cents += invoice.amount_cents;
             match invoice.status {

@@ -94,11 +94,11 @@ fn answer<R: IntoStructured>(result: R) -> Answer {
     Ok(success_structured(&result.into_structured()?)?)
 }
 
-fn schema<R: IntoStructured>() -> Option<(&'static str, Value)> {
-    Some((
+fn schema<R: IntoStructured>() -> (&'static str, Value) {
+    (
         std::any::type_name::<R::Value>(),
         output_schema_of::<R::Value>(),
-    ))
+    )
 }
 
 /// The marker of a handler whose result is [`IntoStructured`].
@@ -117,7 +117,7 @@ where
     }
 
     fn output_schema() -> Option<(&'static str, Value)> {
-        schema::<R>()
+        Some(schema::<R>())
     }
 }
 
@@ -133,7 +133,7 @@ where
     }
 
     fn output_schema() -> Option<(&'static str, Value)> {
-        schema::<R>()
+        Some(schema::<R>())
     }
 }
 
@@ -167,7 +167,7 @@ where
     }
 
     fn output_schema() -> Option<(&'static str, Value)> {
-        schema::<Fut::Output>()
+        Some(schema::<Fut::Output>())
     }
 }
 
@@ -185,6 +185,6 @@ where
     }
 
     fn output_schema() -> Option<(&'static str, Value)> {
-        schema::<Fut::Output>()
+        Some(schema::<Fut::Output>())
     }
 }

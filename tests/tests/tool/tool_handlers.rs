@@ -25,6 +25,7 @@ impl Counter {
     }
 
     async fn later(self: Arc<Self>, _: Later, _: Call) -> String {
+        std::future::ready(()).await;
         format!("later {}", self.bump())
     }
 
@@ -263,12 +264,13 @@ fn tracker(failures: Arc<std::sync::Mutex<Vec<String>>>) -> ToolSet {
             let task = Task { id: "T-1".into() };
             let project = Project { name: "P".into() };
             match action {
-                Tracker::GetTask { wrong: false } => call.present(&task).build(),
-                Tracker::GetTask { wrong: true } => call.present(&project).build(),
+                // `list_tasks` with `one` presents a single task where a collection is declared.
+                Tracker::GetTask { wrong: false } | Tracker::ListTasks { one: true } => {
+                    call.present(&task).build()
+                }
+                // An action that declares no model (`ping`) may present any.
+                Tracker::GetTask { wrong: true } | Tracker::Ping => call.present(&project).build(),
                 Tracker::ListTasks { one: false } => call.present_all(&[task]).build(),
-                Tracker::ListTasks { one: true } => call.present(&task).build(),
-                // An action that declares no model may present any.
-                Tracker::Ping => call.present(&project).build(),
             }
         })
         .unwrap()
