@@ -204,7 +204,10 @@ impl Call {
     /// promised them, so the response must not reach the wire.
     fn undeclared_model(&self, response: &ToolResponse) -> Option<Presented> {
         let presented = response.presented?;
-        (!self.presents.is_empty() && !self.presents.contains(&presented)).then_some(presented)
+        // The model, not the form: a single value where a collection is declared selects the
+        // same fields (and a structured collection is refused on its own, wire format §11.2).
+        let declared = self.presents.iter().any(|d| d.model == presented.model);
+        (!self.presents.is_empty() && !declared).then_some(presented)
     }
 
     /// wire format §11.2: a structured action's successful data value, selection and redaction
