@@ -51,10 +51,10 @@ pub mod marker {
 /// # Ok::<(), fusion_runtime::tool::DefinitionError>(())
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "this is not a handler of the tool `{T}` in a `ToolSet<{S}>`",
-    label = "not a handler of `{T}`",
-    note = "a handler is `|input: {T}, call: &Call| ...`, or `|state: &{S}, input: {T}, call: &Call| ...` to use the shared state; write the argument types out",
-    note = "it returns a value a tool handler can return (`IntoToolResponse`), and is `Send + Sync + 'static` (`move` what it captures)",
+    message = "this is not a synchronous tool handler of a `ToolSet<{S}>`",
+    label = "not a tool handler",
+    note = "a handler is `|input: MyTool, call: &Call| ...`, or `|state: &{S}, input: MyTool, call: &Call| ...` to use the set's shared state, with the argument types written out (a method `fn(&self, input: MyTool, call: &Call)` of the state type is one too)",
+    note = "it returns a tool result: a `ToolResponse`, a `ToolError`, `()`, a text, a number, `Json(value)`, `Structured(value)`, a presentation (`call.present(&model).build()`), or a `Result` of one; and it is `Send + Sync + 'static` (`move` what it captures)",
     note = "an `async` handler goes to `tool_async`"
 )]
 pub trait Handler<T, S, Marker>: Send + Sync + 'static {
@@ -102,10 +102,10 @@ where
 /// `Send + 'static`); a method `async fn answer(self: Arc<Self>, input: T, call: Call)` of the
 /// state type is a handler as it stands.
 #[diagnostic::on_unimplemented(
-    message = "this is not an asynchronous handler of the tool `{T}` in a `ToolSet<{S}>`",
-    label = "not an asynchronous handler of `{T}`",
-    note = "an asynchronous handler is `|input: {T}, call: Call| async move {{ ... }}`, or `|state: Arc<{S}>, input: {T}, call: Call| async move {{ ... }}` to use the shared state; write the argument types out",
-    note = "its future is `Send + 'static` (it owns what it uses) and its output is a value a tool handler can return (`IntoToolResponse`)",
+    message = "this is not an asynchronous tool handler of a `ToolSet<{S}>`",
+    label = "not an asynchronous tool handler",
+    note = "an asynchronous handler is `|input: MyTool, call: Call| async move {{ ... }}`, or `|state: Arc<{S}>, input: MyTool, call: Call| async move {{ ... }}` to use the set's shared state, with the argument types written out (a method `async fn(self: Arc<Self>, input: MyTool, call: Call)` of the state type is one too)",
+    note = "its future is `Send + 'static` (it owns what it uses) and its output is a tool result: a `ToolResponse`, a `ToolError`, `()`, a text, a number, `Json(value)`, `Structured(value)`, or a `Result` of one",
     note = "a synchronous handler goes to `tool`"
 )]
 pub trait AsyncHandler<T, S, Marker>: Send + Sync + 'static {
