@@ -316,3 +316,27 @@ fn v143_presenting_a_model_the_action_does_not_declare_is_an_internal_error() {
     );
     assert_eq!(failures[0], failures[1]);
 }
+
+#[test]
+fn the_task_trackers_stats_are_structured_from_its_return_type() {
+    let tools = fusion_examples::tasks::tasks_tools().unwrap();
+    let stats = tools.call("task_stats", None);
+    let counts = stats.structured_content().unwrap();
+    let count = |key: &str| counts[key].as_u64().unwrap();
+    assert!(count("total") > 0);
+    assert_eq!(
+        count("total"),
+        count("todo") + count("doing") + count("done")
+    );
+    let schema = tools.get("task_stats").unwrap().output_schema().unwrap();
+    assert_eq!(
+        schema["required"],
+        json!(["total", "todo", "doing", "done"])
+    );
+    // The same tracker answers `tasks`.
+    let project = tools.call(
+        "tasks",
+        Some(json!({"action": "get_project", "id": "PRJ-1"})),
+    );
+    assert_eq!(project.is_error(), None, "{:?}", project.blocks());
+}
