@@ -54,7 +54,7 @@ fn block_on<F: Future>(future: F) -> F::Output {
 /// The definition of `T` answered by a handler whose return type declares the output `returned`
 /// (a [`Structured`](crate::Structured) type's name and schema): that type's schema is the
 /// `outputSchema` (wire format §11.3), and an `output` the tool declares must be the same type.
-fn define<T: Tool>(
+pub(crate) fn define<T: Tool>(
     returned: Option<(&'static str, Value)>,
 ) -> Result<ToolDefinition, DefinitionError> {
     let mut spec = T::spec();
