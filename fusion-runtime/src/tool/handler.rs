@@ -24,6 +24,10 @@ pub mod marker {
     /// A handler that takes the shared state first: `Fn(&S, T, &Call)` or `Fn(Arc<S>, T, Call)`.
     #[derive(Debug)]
     pub struct WithState;
+
+    /// A handler whose result `R` is structured ([`IntoStructured`](crate::tool::IntoStructured)).
+    #[derive(Debug)]
+    pub struct Returning<R>(std::marker::PhantomData<R>);
 }
 
 /// A synchronous handler of the tool `T` in a [`ToolSet<S>`](crate::ToolSet): `Fn(T, &Call) -> R`,

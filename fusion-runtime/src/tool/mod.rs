@@ -91,7 +91,7 @@ pub use handler::{AsyncHandler, Handler, marker};
 pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
 pub use spec::Presentable;
 pub use spec::{ActionSpec, ToolSpec};
-pub use structured_output::{IntoStructured, Returning, Structured, StructuredFuture};
+pub use structured_output::{IntoStructured, Structured, StructuredFuture};
 pub use validation_error::ValidationError;
 
 /// The name of the selection argument (wire format §7).

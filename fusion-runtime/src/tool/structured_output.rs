@@ -18,7 +18,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::call::Call;
-use super::handler::{AsyncHandler, Handler, marker};
+use super::handler::marker::{self, Returning};
+use super::handler::{AsyncHandler, Handler};
 use super::spec::output_schema_of;
 use crate::response::{ToolResponse, success_structured};
 
@@ -100,10 +101,6 @@ fn schema<R: IntoStructured>() -> (&'static str, Value) {
         output_schema_of::<R::Value>(),
     )
 }
-
-/// The marker of a handler whose result is [`IntoStructured`].
-#[derive(Debug)]
-pub struct Returning<R>(std::marker::PhantomData<R>);
 
 impl<T, S, F, R> Handler<T, S, (marker::Stateless, Returning<R>)> for F
 where
