@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 
 use fusion_runtime::tool::DefinitionError;
 use fusion_runtime::ui::{self, UiBlock, Width};
-use fusion_runtime::{Call, Presenter, Tool, ToolError, ToolResponse, ToolSet};
+use fusion_runtime::{Call, Presenter, Structured, Tool, ToolError, ToolResponse, ToolSet};
 use serde::Deserialize;
 
 #[allow(
@@ -329,8 +329,50 @@ fn not_found(what: &str, id: &str) -> ToolError {
         .recovery("Call tasks with action \"get_project\" and id \"PRJ-1\" to find valid ids.")
 }
 
-/// The `tasks` tool over a fresh [`Tracker`].
-pub fn tasks_tools() -> Result<ToolSet, DefinitionError> {
-    let tracker = Tracker::default();
-    ToolSet::new().tool(move |action: Tasks, call: &Call| tracker.answer(action, call))
+/// The input of the `task_stats` tool.
+#[derive(Debug, Deserialize, schemars::JsonSchema, Tool)]
+#[serde(deny_unknown_fields)]
+#[fusion(
+    name = "task_stats",
+    description = "How many tasks there are, per status",
+    read_only
+)]
+pub struct TaskStatsInput {}
+
+/// The structured result of `task_stats`; its schema is the tool's `outputSchema`, taken from
+/// the handler's return type ([`Tracker::task_stats`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct TaskStats {
+    /// How many tasks the project has.
+    pub total: u64,
+    /// Tasks to do.
+    pub todo: u64,
+    /// Tasks in progress.
+    pub doing: u64,
+    /// Tasks done.
+    pub done: u64,
+}
+
+impl Tracker {
+    /// The `task_stats` tool: the project's tasks counted per status.
+    pub fn task_stats(&self, _: TaskStatsInput, _: &Call) -> Structured<TaskStats> {
+        let project = self.project.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = |status| {
+            let tasks = project.tasks.iter().filter(|t| t.status == status);
+            u64::try_from(tasks.count()).unwrap_or(u64::MAX)
+        };
+        Structured(TaskStats {
+            total: u64::try_from(project.tasks.len()).unwrap_or(u64::MAX),
+            todo: count(TaskStatus::Todo),
+            doing: count(TaskStatus::Doing),
+            done: count(TaskStatus::Done),
+        })
+    }
+}
+
+/// The `tasks` and `task_stats` tools over a fresh [`Tracker`], the set's shared state.
+pub fn tasks_tools() -> Result<ToolSet<Tracker>, DefinitionError> {
+    ToolSet::with_state(Tracker::default())
+        .tool(Tracker::answer)?
+        .tool(Tracker::task_stats)
 }

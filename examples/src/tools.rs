@@ -1,12 +1,12 @@
 //! The MCP tools of BILLING.md: `billing` (five actions chosen by `action`) and `invoice_stats`
-//! (a flat tool with structured output).
+//! (a flat tool with structured output), both answered by methods of one shared [`BillingApp`].
 
 use std::error::Error;
 use std::sync::Arc;
 
 use fusion_runtime::tool::DefinitionError;
 use fusion_runtime::{
-    Call, ResponseBuilder, Tool, ToolError, ToolResponse, ToolSet, success_structured, toon,
+    Call, ResponseBuilder, Structured, Tool, ToolError, ToolResponse, ToolSet, toon,
 };
 use serde::{Deserialize, Serialize};
 
@@ -52,14 +52,14 @@ pub enum Billing {
 #[fusion(
     name = "invoice_stats",
     description = "Totals per invoice status",
-    output = InvoiceStats,
     read_only
 )]
 pub struct InvoiceStatsInput {
     pub status: Option<Status>,
 }
 
-/// The structured result of `invoice_stats`.
+/// The structured result of `invoice_stats`: the handler returns `Structured<InvoiceStats>`, so
+/// the tool's `outputSchema` is this type's schema.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct InvoiceStats {
     /// How many invoices were counted.
@@ -164,7 +164,11 @@ impl BillingApp {
     }
 
     /// The `invoice_stats` tool: totals of the existing invoices, of one status if asked.
-    pub fn invoice_stats(&self, input: &InvoiceStatsInput) -> Answer {
+    pub fn invoice_stats(
+        &self,
+        InvoiceStatsInput { status }: InvoiceStatsInput,
+        _: &Call,
+    ) -> Structured<InvoiceStats> {
         let mut stats = InvoiceStats {
             count: 0,
             total_cents: 0,
@@ -174,7 +178,7 @@ impl BillingApp {
                 overdue: 0,
             },
         };
-        for invoice in self.store.with_status(input.status) {
+        for invoice in self.store.with_status(status) {
             stats.count += 1;
             stats.total_cents += invoice.amount_cents;
             match invoice.status {
@@ -183,15 +187,15 @@ impl BillingApp {
                 Status::Overdue => stats.by_status.overdue += 1,
             }
         }
-        Ok(success_structured(&stats)?)
+        Structured(stats)
     }
 }
 
-/// Both tools of the billing server, answered by `app`: `billing` asynchronously
-/// ([`BillingApp::answer`]), `invoice_stats` synchronously.
-pub fn tools(app: Arc<BillingApp>) -> Result<ToolSet, DefinitionError> {
-    let stats = app.clone();
-    ToolSet::new()
-        .tool_async(move |action: Billing, call: Call| app.clone().answer(action, call))?
-        .tool(move |input: InvoiceStatsInput, _: &Call| stats.invoice_stats(&input))
+/// Both tools of the billing server, answered by methods of `app`, the set's shared state:
+/// `billing` asynchronously ([`BillingApp::answer`]), `invoice_stats` synchronously
+/// ([`BillingApp::invoice_stats`], whose return type gives the tool its `outputSchema`).
+pub fn tools(app: Arc<BillingApp>) -> Result<ToolSet<BillingApp>, DefinitionError> {
+    ToolSet::with_shared_state(app)
+        .tool_async(BillingApp::answer)?
+        .tool(BillingApp::invoice_stats)
 }

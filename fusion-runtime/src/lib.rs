@@ -9,7 +9,7 @@
 //! | [`Presenter`](trait@Presenter), [`Tool`](trait@Tool) | the derives and their traits |
 //! | [`ToolSet`], [`Call`] | the tools of a server, and the context of one call |
 //! | [`ToolResponse`], [`ResponseBuilder`], [`Suggestion`] | a tool result and its builder (wire format §1, §2) |
-//! | [`success`], [`success_structured`], [`Json`], [`IntoToolResponse`] | answering a call (wire format §11, §12) |
+//! | [`success`], [`success_structured`], [`Json`], [`Structured`], [`IntoToolResponse`] | answering a call (wire format §11, §12) |
 //! | [`ToolError`], [`Severity`] | the `<tool_error>` envelope (wire format §13) |
 //! | [`echo`] | caller input as envelopes repeat it: quoted, on one line, cut |
 //! | [`Selection`] | a call's `_select` (wire format §7) |
@@ -47,6 +47,7 @@ pub use response::{
     ToolResponse, WrapError, success, success_structured,
 };
 pub use response::{content, testing, toon, ui};
+pub use tool::Structured;
 pub use tool::call::Call;
 pub use tool::input::Tool;
 pub use tool::tool_set::ToolSet;

@@ -73,8 +73,8 @@ fn tools() -> &'static ToolSet {
         ToolSet::new()
             .tool(move |action: fusion_examples::Billing, call: &Call| app.billing(action, call))
             .expect("billing is defined")
-            .tool(move |input: fusion_examples::InvoiceStatsInput, _: &Call| {
-                stats.invoice_stats(&input)
+            .tool(move |input: fusion_examples::InvoiceStatsInput, call: &Call| {
+                stats.invoice_stats(input, call)
             })
             .expect("invoice_stats is defined")
             .tool(|action: Shapes, call: &Call| match action {

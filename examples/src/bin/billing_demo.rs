@@ -47,7 +47,7 @@ fn calls() -> Vec<(&'static str, Value)> {
     ]
 }
 
-fn print_tools(tools: &ToolSet) {
+fn print_tools<S>(tools: &ToolSet<S>) {
     println!("━━━ tools/list");
     for definition in tools.definitions() {
         println!("── {}", definition.name());

@@ -14,11 +14,11 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use support::hex;
 
-fn fresh() -> ToolSet {
+fn fresh() -> ToolSet<BillingApp> {
     tools(Arc::new(BillingApp::new(Store::load().unwrap()))).unwrap()
 }
 
-fn billing(tools: &ToolSet, arguments: Value) -> ToolResponse {
+fn billing(tools: &ToolSet<BillingApp>, arguments: Value) -> ToolResponse {
     tools.call("billing", Some(arguments))
 }
 

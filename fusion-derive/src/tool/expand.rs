@@ -54,18 +54,21 @@ fn action_spec(p: &TokenStream, action: &Action) -> TokenStream {
         .description
         .as_ref()
         .map(|d| quote!(.description(#d)));
-    let returns = action.returns.as_ref().map(|returns| {
+    let mut spec = quote!(#p::ActionSpec::new() #description);
+    if let Some(returns) = &action.returns {
         let model = &returns.model;
-        if returns.collection {
-            quote_spanned!(model.span()=> .returns_all::<#model>())
+        // Called through the trait at the user's type: a type that is not a presenter is one
+        // error there, in the trait's words, with no note into the runtime's sources.
+        spec = if returns.collection {
+            quote_spanned!(model.span()=> <#model as #p::Presentable>::returns_all(#spec))
         } else {
-            quote_spanned!(model.span()=> .returns::<#model>())
-        }
-    });
+            quote_spanned!(model.span()=> <#model as #p::Presentable>::returns(#spec))
+        };
+    }
     let structured = action.structured.then(|| quote!(.structured()));
     let destructive = action.destructive.then(|| quote!(.destructive()));
     let read_only = action.read_only.then(|| quote!(.read_only()));
-    quote!(#p::ActionSpec::new() #description #returns #structured #destructive #read_only)
+    quote!(#spec #structured #destructive #read_only)
 }
 
 /// The impl block around a `spec()` body.

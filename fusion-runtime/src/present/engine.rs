@@ -16,7 +16,7 @@ use crate::encode::toon::table::Members;
 use crate::model::{FieldMask, Model, Selection};
 use crate::response::ui::{self, UiBlock};
 use crate::response::{
-    DedupIndex, EmbedBlock, EmbedKind, Format, IntoToolResponse, ResponseBuilder, Rules,
+    DedupIndex, EmbedBlock, EmbedKind, Format, IntoToolResponse, Presented, ResponseBuilder, Rules,
     Suggestions, ToolResponse, WrapError, toon_presented_all, toon_presented_one,
 };
 
@@ -425,6 +425,11 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
 impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
     /// The response builder, so a handler can append UI, hints, rules and suggestions.
     pub fn into_builder(self) -> Result<ResponseBuilder, EncodeError> {
+        // Recorded for the tool layer, which checks it against the action's `returns`.
+        let presented = Presented {
+            model: std::any::type_name::<T>(),
+            collection: matches!(self.items, Items::Many(_)),
+        };
         let shown = truncate(self.items);
         let mask = self
             .selection
@@ -451,6 +456,7 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
         *embeds = parts.embeds;
         *rules = parts.rules;
         *suggestions = parts.suggestions;
+        builder.set_presented(presented);
         Ok(builder)
     }
 

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::blocks::{EmbedBlock, EmbedKind, list_block, suggestions_block};
 use super::lists::{Rules, Suggestion, Suggestions};
-use super::tool_response::ToolResponse;
+use super::tool_response::{Presented, ToolResponse};
 use super::ui::UiBlock;
 use super::view::{ViewData, ViewParts};
 use crate::encode::toon::table::{Members, Row, Rows};
@@ -46,6 +46,8 @@ pub struct ResponseBuilder {
     hints: Vec<String>,
     rules: Rules,
     suggestions: Suggestions,
+    /// The model a presenter wrote the data block of (see [`ToolResponse`]'s `presented`).
+    presented: Option<Presented>,
 }
 
 impl ResponseBuilder {
@@ -58,7 +60,13 @@ impl ResponseBuilder {
             hints: Vec::new(),
             rules: Rules::default(),
             suggestions: Suggestions::default(),
+            presented: None,
         }
+    }
+
+    /// Records that a presenter of `model` wrote the data block.
+    pub(crate) fn set_presented(&mut self, presented: Presented) {
+        self.presented = Some(presented);
     }
 
     /// A text data block: the text after wire format §5.3, `OK` when empty.
@@ -214,6 +222,7 @@ impl ResponseBuilder {
             hints,
             rules,
             suggestions,
+            presented,
         } = self;
         let mut blocks = Vec::with_capacity(1 + ui.len() + embeds.len() + 3);
         blocks.push(data.text);
@@ -254,6 +263,7 @@ impl ResponseBuilder {
                 owned_rules: OnceLock::new(),
                 suggestions: view_suggestions,
             },
+            presented,
         }
     }
 }

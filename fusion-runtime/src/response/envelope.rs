@@ -62,9 +62,20 @@ struct ToolErrorParts {
     severity: Severity,
     message: String,
     recovery: String,
-    actions: Vec<String>,
+    actions: Vec<NextCall>,
     details: Vec<(String, String)>,
     retry_after_secs: u64,
+}
+
+/// One entry of `<available_actions>` (wire format §13.1): what the model may call next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum NextCall {
+    /// An action of the tool that failed: `<action>{action}</action>`.
+    Action(String),
+    /// An action of another tool: `<action tool="{tool}">{action}</action>`.
+    OtherAction { tool: String, action: String },
+    /// Another tool, one without actions: `<tool>{tool}</tool>`.
+    OtherTool(String),
 }
 
 /// The code written when a caller gave an empty one: wire format §13.1 requires a non-empty code.
@@ -110,10 +121,40 @@ impl ToolError {
         self
     }
 
-    /// Appends an available action.
+    /// Appends an available action of the tool that failed.
     #[must_use]
     pub fn action(mut self, action: impl Into<String>) -> Self {
-        self.parts.actions.push(action.into());
+        self.parts.actions.push(NextCall::Action(action.into()));
+        self
+    }
+
+    /// Appends an action of another tool as an available next call, written
+    /// `<action tool="{tool}">{action}</action>` (wire format §13.1).
+    ///
+    /// ```
+    /// use fusion_runtime::ToolError;
+    /// let error = ToolError::not_found("The task \"T-9\" does not exist.")
+    ///     .other_action("tasks", "get_project")
+    ///     .other_tool("task_stats");
+    /// assert_eq!(
+    ///     error.render(),
+    ///     "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n<message>The task \"T-9\" does not exist.</message>\n<available_actions>\n  <action tool=\"tasks\">get_project</action>\n  <tool>task_stats</tool>\n</available_actions>\n</tool_error>"
+    /// );
+    /// ```
+    #[must_use]
+    pub fn other_action(mut self, tool: impl Into<String>, action: impl Into<String>) -> Self {
+        self.parts.actions.push(NextCall::OtherAction {
+            tool: tool.into(),
+            action: action.into(),
+        });
+        self
+    }
+
+    /// Appends another tool, a flat one (without actions), as an available next call, written
+    /// `<tool>{tool}</tool>` (wire format §13.1).
+    #[must_use]
+    pub fn other_tool(mut self, tool: impl Into<String>) -> Self {
+        self.parts.actions.push(NextCall::OtherTool(tool.into()));
         self
     }
 
@@ -124,9 +165,11 @@ impl ToolError {
         I: IntoIterator,
         I::Item: Into<String>,
     {
-        self.parts
-            .actions
-            .extend(actions.into_iter().map(Into::into));
+        self.parts.actions.extend(
+            actions
+                .into_iter()
+                .map(|action| NextCall::Action(action.into())),
+        );
         self
     }
 
@@ -187,10 +230,26 @@ impl ToolError {
         }
         if !self.parts.actions.is_empty() {
             out.push_str("<available_actions>\n");
-            for action in &self.parts.actions {
-                out.push_str("  <action>");
-                out.push_str(&escape::element_content(action));
-                out.push_str("</action>\n");
+            for next in &self.parts.actions {
+                match next {
+                    NextCall::Action(action) => {
+                        out.push_str("  <action>");
+                        out.push_str(&escape::element_content(action));
+                        out.push_str("</action>\n");
+                    }
+                    NextCall::OtherAction { tool, action } => {
+                        out.push_str("  <action tool=\"");
+                        out.push_str(&escape::attribute(tool));
+                        out.push_str("\">");
+                        out.push_str(&escape::element_content(action));
+                        out.push_str("</action>\n");
+                    }
+                    NextCall::OtherTool(tool) => {
+                        out.push_str("  <tool>");
+                        out.push_str(&escape::element_content(tool));
+                        out.push_str("</tool>\n");
+                    }
+                }
             }
             out.push_str("</available_actions>\n");
         }

@@ -33,5 +33,6 @@ pub use envelope::{Severity, ToolError};
 pub use format::Format;
 pub(crate) use lists::DedupIndex;
 pub use lists::{Rules, Suggestion, Suggestions};
+pub(crate) use tool_response::Presented;
 pub use tool_response::ToolResponse;
 pub use wrap::{IntoToolResponse, Json, WrapError, success, success_structured};

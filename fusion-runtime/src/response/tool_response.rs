@@ -28,6 +28,42 @@ pub struct ToolResponse {
     pub(crate) contents: Vec<Content>,
     pub(crate) view_data: ViewData,
     pub(crate) view_parts: ViewParts,
+    /// The model the response presents, if a presenter built it (never serialized): the tool
+    /// layer checks it against the action's `returns`.
+    pub(crate) presented: Option<Presented>,
+}
+
+/// Which model a presented response shows, and whether as a collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Presented {
+    /// The model's type name (`std::any::type_name`).
+    pub(crate) model: &'static str,
+    /// Presented with `present_all`.
+    pub(crate) collection: bool,
+}
+
+impl Presented {
+    /// The model's name as a user writes it: the type name without its module path.
+    pub(crate) fn short_name(self) -> String {
+        short_type_name(self.model)
+    }
+}
+
+/// `a::b::Page<c::Invoice>` as `Page<Invoice>`: every path in a type name cut to its last segment.
+fn short_type_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut segment = String::new();
+    for ch in name.chars() {
+        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
+            segment.push(ch);
+        } else {
+            out.push_str(segment.rsplit("::").next().unwrap_or_default());
+            segment.clear();
+            out.push(ch);
+        }
+    }
+    out.push_str(segment.rsplit("::").next().unwrap_or_default());
+    out
 }
 
 impl ToolResponse {
@@ -40,6 +76,7 @@ impl ToolResponse {
             contents: Vec::new(),
             view_data: ViewData::Text(None),
             view_parts: ViewParts::default(),
+            presented: None,
         }
     }
 
@@ -143,5 +180,20 @@ impl Serialize for ToolResponse {
             result.serialize_field("isError", &is_error)?;
         }
         result.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_type_name;
+
+    #[test]
+    fn type_names_lose_their_module_paths() {
+        assert_eq!(short_type_name("app::models::Task"), "Task");
+        assert_eq!(
+            short_type_name("app::Page<app::models::Invoice, u8>"),
+            "Page<Invoice, u8>"
+        );
+        assert_eq!(short_type_name("Task"), "Task");
     }
 }

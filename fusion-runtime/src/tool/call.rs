@@ -11,6 +11,7 @@ use std::fmt;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use serde_json::Value;
@@ -18,7 +19,7 @@ use serde_json::Value;
 use crate::model::{Model, Selection};
 use crate::present::{Presentation, present, present_all};
 use crate::response::testing::ViewValue;
-use crate::response::{IntoToolResponse, ToolError, ToolResponse, WrapError};
+use crate::response::{IntoToolResponse, Presented, ToolError, ToolResponse, WrapError};
 
 /// The context of one call: which tool and action run, and the checked `_select`.
 ///
@@ -32,6 +33,8 @@ pub struct Call {
     pub(crate) selection: Selection,
     /// The action asks for `structuredContent` (wire format §11.2).
     pub(crate) structured: bool,
+    /// The models the action declares it presents (empty: not checked).
+    pub(crate) presents: Arc<[Presented]>,
 }
 
 impl Call {
@@ -48,6 +51,7 @@ impl Call {
             reference,
             selection,
             structured: false,
+            presents: Arc::from([]),
         }
     }
 
@@ -175,13 +179,35 @@ impl Call {
         outcome: Result<Result<ToolResponse, WrapError>, Box<dyn Any + Send>>,
     ) -> ToolResponse {
         match outcome {
+            // A structured action's collection is reported as such first: the more precise
+            // of the two reasons.
             Ok(Ok(response)) => match self.structure(response) {
-                Ok(response) => response,
+                Ok(response) => match self.undeclared_model(&response) {
+                    None => response,
+                    Some(presented) => {
+                        let text = FailureText::UndeclaredModel {
+                            presented,
+                            declared: &self.presents,
+                        };
+                        self.internal_error(report, &text)
+                    }
+                },
                 Err(found) => self.internal_error(report, &FailureText::NotAnObject(found)),
             },
             Ok(Err(failure)) => self.internal_error(report, &FailureText::Error(&failure)),
             Err(panic) => self.internal_error(report, &FailureText::Panic(&*panic)),
         }
+    }
+
+    /// wire format §13.7: the model `response` presents when the action declares others (by
+    /// `returns`): its `_select` was checked against the declared models, and its description
+    /// promised them, so the response must not reach the wire.
+    fn undeclared_model(&self, response: &ToolResponse) -> Option<Presented> {
+        let presented = response.presented?;
+        // The model, not the form: a single value where a collection is declared selects the
+        // same fields (and a structured collection is refused on its own, wire format §11.2).
+        let declared = self.presents.iter().any(|d| d.model == presented.model);
+        (!self.presents.is_empty() && !declared).then_some(presented)
     }
 
     /// wire format §11.2: a structured action's successful data value, selection and redaction
@@ -239,6 +265,20 @@ enum FailureText<'a> {
     Panic(&'a (dyn Any + Send)),
     /// A structured action answered with a data value that is not an object.
     NotAnObject(&'static str),
+    /// The handler presented a model its action does not declare.
+    UndeclaredModel {
+        presented: Presented,
+        declared: &'a [Presented],
+    },
+}
+
+/// How a report names a model: `Task`, or `[Task]` for a collection (as `returns` writes it).
+fn returns_form(model: Presented) -> String {
+    if model.collection {
+        format!("[{}]", model.short_name())
+    } else {
+        model.short_name()
+    }
 }
 
 /// A handler failure that became `INTERNAL_ERROR`, as handed to the failure reporter.
@@ -307,6 +347,19 @@ impl fmt::Display for InternalFailure<'_> {
                 "[{}] the action asks for structured content, but its handler answered with {found}, and `structuredContent` must be a JSON object (wire format §11.2: a collection cannot be structured content); present a single value, or remove `structured` from the action",
                 self.reference
             ),
+            FailureText::UndeclaredModel {
+                presented,
+                declared,
+            } => {
+                let declared: Vec<String> = declared.iter().copied().map(returns_form).collect();
+                write!(
+                    f,
+                    "[{}] the action declares `returns = {}`, but its handler presented `{}`, so the call answers with INTERNAL_ERROR (wire format §13.7: `_select` and the description promised the declared model); present what the action declares, or change its `returns`",
+                    self.reference,
+                    declared.join("` or `returns = "),
+                    returns_form(*presented)
+                )
+            }
         }
     }
 }

@@ -5,12 +5,16 @@
 //! ([`ToolDefinition::of`]); `routing` routes and validates a call against it. Each of those
 //! files adds the methods of its job.
 
+use std::sync::Arc;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::ser::SerializeStruct;
 use serde_json::{Map, Value};
 
 use super::shape::{ObjectShape, Shapes};
+use super::spec::Returned;
+use crate::response::Presented;
 
 /// One action of a defined tool.
 #[derive(Debug, Clone)]
@@ -28,6 +32,27 @@ pub(crate) struct ActionDef {
     pub(super) read_only: bool,
     /// The action asks for `structuredContent` (wire format §11.2).
     pub(super) structured: bool,
+    /// The models it declares it presents (`returns`), by type: a handler that presents another
+    /// one fails (wire format §13.7). Empty: any, or none.
+    pub(super) presents: Arc<[Presented]>,
+}
+
+impl ActionDef {
+    /// The models an action declares by type; empty when one of them is declared by its names only
+    /// (then the handler's model is not checked).
+    pub(super) fn declared_models(returns: &[Returned]) -> Arc<[Presented]> {
+        returns
+            .iter()
+            .map(|r| {
+                r.model.map(|model| Presented {
+                    model,
+                    collection: r.collection,
+                })
+            })
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or_default()
+            .into()
+    }
 }
 
 /// A tool ready to list and to call: its MCP definition, and the compiled checks of its input.

@@ -19,7 +19,7 @@ use super::spec::ToolSpec;
 /// | enum or struct | `description = "..."` | the tool description (default: the type's doc comment, else the name) |
 /// | enum or struct | `select` | accept `_select`: each action, the names of the model it returns (wire format §7) |
 /// | enum | `toon` | describe the actions as a TOON table (wire format §10.2) instead of the plain layout |
-/// | enum or struct | `output = Type` | the `outputSchema` (wire format §11.3) |
+/// | enum or struct | `output = Type` | the `outputSchema` (wire format §11.3); not needed when the handler returns [`Structured<Type>`](crate::Structured), which declares it |
 /// | enum or struct | `crate = path` | where `fusion_runtime` is, if re-exported under another name |
 /// | variant, or struct | `returns = Model` | the action presents a single `Model`: its wire names join `_select` |
 /// | variant, or struct | `returns = [Model]` | the action presents a collection of `Model` |

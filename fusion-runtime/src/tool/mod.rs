@@ -67,12 +67,13 @@
 //! `shape` and `validate` (the compiled checks of arguments), `routing` (one call's action,
 //! `_select` and arguments), `problems` and `validation_error` (the `<validation_error>`
 //! envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
-//! outcome), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
+//! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
 
 pub(crate) mod call;
 mod definition;
 mod definition_error;
 pub mod description;
+mod handler;
 mod handler_result;
 pub(crate) mod input;
 mod merge;
@@ -82,6 +83,7 @@ mod schema;
 mod select_schema;
 mod shape;
 mod spec;
+mod structured_output;
 pub(crate) mod tool_set;
 mod validate;
 mod validation_error;
@@ -89,8 +91,11 @@ mod validation_error;
 pub use call::{InternalFailure, report_to_stderr};
 pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
+pub use handler::{AsyncHandler, Handler, marker};
 pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
+pub use spec::Presentable;
 pub use spec::{ActionSpec, ToolSpec};
+pub use structured_output::{IntoStructured, Structured, StructuredFuture};
 pub use validation_error::ValidationError;
 
 /// The name of the selection argument (wire format §7).

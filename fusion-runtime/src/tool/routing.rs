@@ -86,6 +86,7 @@ impl ToolDefinition {
             reference,
             selection: selection.unwrap_or_default(),
             structured: action.structured,
+            presents: action.presents.clone(),
         };
         Ok((arguments, call))
     }

@@ -243,6 +243,7 @@ impl<'a> Builder<'a> {
                 destructive: spec.destructive,
                 read_only: spec.read_only,
                 structured: spec.structured,
+                presents: ActionDef::declared_models(&spec.returns),
             });
         }
         let shapes = compiler.finish();

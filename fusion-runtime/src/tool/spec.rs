@@ -98,12 +98,7 @@ impl ToolSpec {
     /// Declares the output type: its JSON Schema (as the type serializes) becomes the tool's
     /// `outputSchema` (wire format §11.3). The root must be an object.
     pub fn output<T: JsonSchema>(mut self) -> Self {
-        // Inlined like input schemas, so each member's schema stands on its own.
-        let generator = schemars::generate::SchemaSettings::draft2020_12()
-            .for_serialize()
-            .with(|settings| settings.inline_subschemas = true)
-            .into_generator();
-        self.output_schema = Some(generator.into_root_schema_for::<T>().to_value());
+        self.output_schema = Some(output_schema_of::<T>());
         self
     }
 
@@ -151,6 +146,16 @@ impl ToolSpec {
     }
 }
 
+/// The JSON Schema of `T` as it serializes: the `outputSchema` of a tool whose output is `T`.
+pub(crate) fn output_schema_of<T: JsonSchema>() -> Value {
+    // Inlined like input schemas, so each member's schema stands on its own.
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .with(|settings| settings.inline_subschemas = true)
+        .into_generator();
+    generator.into_root_schema_for::<T>().to_value()
+}
+
 /// The model of a structured action whose output schema is generated from it: any
 /// `schemars::JsonSchema` type. (A trait of its own only to say what to do when it is missing.)
 #[doc(hidden)]
@@ -163,6 +168,38 @@ impl ToolSpec {
 pub trait StructuredModel: JsonSchema {}
 
 impl<T: JsonSchema + ?Sized> StructuredModel for T {}
+
+/// What `#[fusion(returns = M)]` names: a type an action presents, that is, every type that
+/// derives `Presenter`.
+///
+/// `#[derive(Tool)]` declares a returned model through this trait
+/// (`<M as Presentable>::returns(spec)`), so a type that is not a presenter is one error at the
+/// `M` the user wrote, saying to derive `Presenter`. Hand-written specs call
+/// [`ActionSpec::returns`] directly.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a presenter, so an action cannot return it",
+    label = "`returns` names a type that derives `Presenter`",
+    note = "derive `Presenter` on `{Self}` (`#[derive(Presenter)]` above its definition), or name a type of yours that derives it",
+    note = "or remove `returns = ...` from the action: a handler may answer with any value, `returns` only declares a presented model (its fields are the `_select` names)"
+)]
+pub trait Presentable {
+    /// `spec` declaring that the action presents a single `Self` ([`ActionSpec::returns`]).
+    fn returns(spec: ActionSpec) -> ActionSpec;
+
+    /// `spec` declaring that the action presents a collection of `Self` ([`ActionSpec::returns_all`]).
+    fn returns_all(spec: ActionSpec) -> ActionSpec;
+}
+
+#[diagnostic::do_not_recommend]
+impl<M: Model> Presentable for M {
+    fn returns(spec: ActionSpec) -> ActionSpec {
+        spec.returns::<M>()
+    }
+
+    fn returns_all(spec: ActionSpec) -> ActionSpec {
+        spec.returns_all::<M>()
+    }
+}
 
 /// The declaration of one action: its presented model and hints.
 #[derive(Debug, Clone, Default)]
@@ -184,6 +221,9 @@ pub(crate) struct Returned {
     pub(crate) collection: bool,
     /// Its presentation can produce UI blocks ([`Model::DECLARES_UI`]).
     pub(crate) ui: bool,
+    /// Its type name (`None` for [`ActionSpec::returns_names`]): a handler that presents
+    /// another model fails (wire format §13.7).
+    pub(crate) model: Option<&'static str>,
 }
 
 impl ActionSpec {
@@ -204,6 +244,7 @@ impl ActionSpec {
             names: M::WIRE_NAMES,
             collection: false,
             ui: M::DECLARES_UI,
+            model: Some(std::any::type_name::<M>()),
         });
         self
     }
@@ -215,6 +256,7 @@ impl ActionSpec {
             names: M::WIRE_NAMES,
             collection: true,
             ui: M::DECLARES_UI,
+            model: Some(std::any::type_name::<M>()),
         });
         self
     }
@@ -225,6 +267,7 @@ impl ActionSpec {
             names,
             collection: false,
             ui: false,
+            model: None,
         });
         self
     }

@@ -12,11 +12,12 @@ use std::task::{Context, Poll, Wake, Waker};
 use serde_json::Value;
 
 use super::call::{Call, InternalFailure, report_to_stderr};
-use super::definition::ToolDefinition;
+use super::definition::{ToolDefinition, input_schema_of};
 use super::definition_error::DefinitionError;
+use super::handler::{AsyncHandler, Handler};
 use super::input::Tool;
 use super::routing::read_typed;
-use crate::response::{IntoToolResponse, ToolError, ToolResponse};
+use crate::response::{ToolError, ToolResponse};
 
 /// Wakes a thread parked in [`block_on`].
 struct ThreadWaker(std::thread::Thread);
@@ -50,6 +51,31 @@ fn block_on<F: Future>(future: F) -> F::Output {
     }
 }
 
+/// The definition of `T` answered by a handler whose return type declares the output `returned`
+/// (a [`Structured`](crate::Structured) type's name and schema): that type's schema is the
+/// `outputSchema` (wire format §11.3), and an `output` the tool declares must be the same type.
+pub(crate) fn define<T: Tool>(
+    returned: Option<(&'static str, Value)>,
+) -> Result<ToolDefinition, DefinitionError> {
+    let mut spec = T::spec();
+    if let Some((name, schema)) = returned {
+        if spec
+            .output_schema
+            .as_ref()
+            .is_some_and(|declared| *declared != schema)
+        {
+            return Err(DefinitionError::new(
+                spec.name(),
+                format!(
+                    "its handler returns `Structured<{name}>`, but the tool declares another output type; remove `output = ...` from the tool (the handler's return type declares it) or return the declared type"
+                ),
+            ));
+        }
+        spec = spec.output_schema(schema);
+    }
+    ToolDefinition::from_schema(&spec, &input_schema_of::<T>())
+}
+
 /// A reporter of handler failures.
 type Reporter = Arc<dyn Fn(&InternalFailure<'_>) + Send + Sync>;
 
@@ -60,8 +86,9 @@ type Pending = Pin<Box<dyn Future<Output = ToolResponse> + Send>>;
 type SyncHandler =
     Box<dyn Fn(Value, &Call, &dyn Fn(&InternalFailure<'_>)) -> ToolResponse + Send + Sync>;
 
-/// A type-erased handler: reads the typed input from validated arguments and runs.
-enum Handler {
+/// A type-erased handler: reads the typed input from validated arguments and runs. It owns a
+/// clone of the set's shared state, so entries do not depend on the state's type.
+enum Erased {
     /// Runs on the caller's thread and answers at once.
     Sync(SyncHandler),
     /// Starts the handler and returns its future (which owns everything it needs).
@@ -70,7 +97,7 @@ enum Handler {
 
 struct Entry {
     definition: Arc<ToolDefinition>,
-    handler: Handler,
+    handler: Erased,
 }
 
 /// The tools of a server, each with its handler: lists their definitions and answers calls
@@ -97,21 +124,71 @@ struct Entry {
 /// assert!(nope.blocks()[0].starts_with("<tool_error code=\"UNKNOWN_TOOL\""));
 /// # Ok::<(), fusion_runtime::tool::DefinitionError>(())
 /// ```
-pub struct ToolSet {
+///
+/// # Shared state
+///
+/// [`ToolSet::with_state`] gives every handler one state `S` (a store, a client pool, the
+/// application): a synchronous handler takes it as `&S` in front of its input, an asynchronous
+/// one as `Arc<S>` (its future owns what it uses). A handler that needs no state keeps its
+/// two-argument form in the same set. The state is typed: nothing is looked up or downcast.
+///
+/// ```
+/// use std::sync::Arc;
+/// use fusion_runtime::{Call, Tool, ToolError, ToolSet};
+///
+/// struct Shop {
+///     prices: Vec<(String, u64)>,
+/// }
+///
+/// /// The price of one item, in cents
+/// #[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
+/// struct Price {
+///     item: String,
+/// }
+///
+/// /// How many items there are
+/// #[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
+/// struct Catalog {}
+///
+/// /// Check the server is up
+/// #[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
+/// struct Ping {}
+///
+/// impl Shop {
+///     fn price(&self, input: Price, _: &Call) -> Result<String, ToolError> {
+///         let found = self.prices.iter().find(|(item, _)| *item == input.item);
+///         let (_, cents) = found.ok_or_else(|| ToolError::not_found("No such item."))?;
+///         Ok(cents.to_string())
+///     }
+///
+///     async fn catalog(self: Arc<Self>, _: Catalog, _: Call) -> String {
+///         format!("{} items", self.prices.len())
+///     }
+/// }
+///
+/// let tools = ToolSet::with_state(Shop { prices: vec![("tea".into(), 350)] })
+///     .tool(Shop::price)?
+///     .tool_async(Shop::catalog)?
+///     .tool(|_: Ping, _: &Call| "pong")?;
+/// let answer = tools.call("price", Some(serde_json::json!({"item": "tea"})));
+/// assert_eq!(answer.blocks(), ["350"]);
+/// assert_eq!(tools.call("catalog", None).blocks(), ["1 items"]);
+/// assert_eq!(tools.state().prices.len(), 1);
+/// # Ok::<(), fusion_runtime::tool::DefinitionError>(())
+/// ```
+pub struct ToolSet<S = ()> {
     entries: Vec<Entry>,
     reporter: Reporter,
+    state: Arc<S>,
 }
 
 impl Default for ToolSet {
     fn default() -> Self {
-        ToolSet {
-            entries: Vec::new(),
-            reporter: Arc::new(report_to_stderr),
-        }
+        ToolSet::with_shared_state(Arc::new(()))
     }
 }
 
-impl fmt::Debug for ToolSet {
+impl<S> fmt::Debug for ToolSet<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolSet")
             .field(
@@ -127,38 +204,57 @@ impl fmt::Debug for ToolSet {
 }
 
 impl ToolSet {
-    /// An empty tool set; handler failures are reported with [`report_to_stderr`](crate::tool::report_to_stderr).
+    /// An empty tool set without shared state; handler failures are reported with
+    /// [`report_to_stderr`](crate::tool::report_to_stderr).
     pub fn new() -> Self {
         ToolSet::default()
     }
+}
 
-    /// Adds the tool `T`, answered by `handler`.
+impl<S: Send + Sync + 'static> ToolSet<S> {
+    /// An empty tool set whose handlers share `state` (see [Shared state](ToolSet#shared-state)).
+    pub fn with_state(state: S) -> Self {
+        ToolSet::with_shared_state(Arc::new(state))
+    }
+
+    /// An empty tool set whose handlers share the state `state` points to, for a state the
+    /// program also keeps (asynchronous handlers receive this very `Arc`).
+    pub fn with_shared_state(state: Arc<S>) -> Self {
+        ToolSet {
+            entries: Vec::new(),
+            reporter: Arc::new(report_to_stderr),
+            state,
+        }
+    }
+
+    /// Adds the tool `T`, answered by `handler`: `|input: T, call: &Call| ...`, or
+    /// `|state: &S, input: T, call: &Call| ...` for a handler that uses the
+    /// [shared state](ToolSet#shared-state) (see [`Handler`](crate::tool::Handler)).
     ///
     /// Fails when `T` cannot be defined (see [`DefinitionError`](crate::tool::DefinitionError)) or a tool of that name is
     /// already in the set.
-    pub fn tool<T, F, R>(mut self, handler: F) -> Result<Self, DefinitionError>
+    pub fn tool<T, M, H>(mut self, handler: H) -> Result<Self, DefinitionError>
     where
         T: Tool,
-        F: Fn(T, &Call) -> R + Send + Sync + 'static,
-        R: IntoToolResponse,
+        H: Handler<T, S, M>,
     {
-        self.add::<T, F, R>(handler)?;
+        self.add::<T, M, H>(handler)?;
         Ok(self)
     }
 
     /// Adds the tool `T`, answered by `handler` (the `&mut` form of [`ToolSet::tool`]).
-    pub fn add<T, F, R>(&mut self, handler: F) -> Result<&mut Self, DefinitionError>
+    pub fn add<T, M, H>(&mut self, handler: H) -> Result<&mut Self, DefinitionError>
     where
         T: Tool,
-        F: Fn(T, &Call) -> R + Send + Sync + 'static,
-        R: IntoToolResponse,
+        H: Handler<T, S, M>,
     {
-        let definition = ToolDefinition::of::<T>()?;
+        let definition = define::<T>(H::output_schema())?;
+        let state = Arc::clone(&self.state);
         self.insert(
             definition,
-            Handler::Sync(Box::new(move |arguments, call, report| {
+            Erased::Sync(Box::new(move |arguments, call, report| {
                 match read_typed::<T>(arguments, &call.reference) {
-                    Ok(input) => call.respond(report, || handler(input, call)),
+                    Ok(input) => call.respond(report, || handler.handle(&state, input, call)),
                     Err(response) => response,
                 }
             })),
@@ -167,7 +263,10 @@ impl ToolSet {
 
     /// Adds the tool `T`, answered by the asynchronous `handler`: it gets the typed input and
     /// the call context (owned, so the future can keep it), and its future's output is wrapped
-    /// as a synchronous handler's result is (wire format §12).
+    /// as a synchronous handler's result is (wire format §12). A handler that uses the
+    /// [shared state](ToolSet#shared-state) takes it first, as `Arc<S>`:
+    /// `|state: Arc<S>, input: T, call: Call| async move { ... }` (see
+    /// [`AsyncHandler`](crate::tool::AsyncHandler)).
     ///
     /// An error, or a panic while the handler runs or its future is polled, ends the call with
     /// `INTERNAL_ERROR` (wire format §13.7), reported as for synchronous handlers. The future must be
@@ -208,46 +307,51 @@ impl ToolSet {
     /// assert_eq!(response.blocks(), ["{\n  \"amount_cents\": 4500\n}"]);
     /// # Ok::<(), fusion_runtime::tool::DefinitionError>(())
     /// ```
-    pub fn tool_async<T, F, Fut>(mut self, handler: F) -> Result<Self, DefinitionError>
+    pub fn tool_async<T, M, H>(mut self, handler: H) -> Result<Self, DefinitionError>
     where
         T: Tool,
-        F: Fn(T, Call) -> Fut + Send + Sync + 'static,
-        Fut: Future + Send + 'static,
-        Fut::Output: IntoToolResponse,
+        H: AsyncHandler<T, S, M>,
     {
-        self.add_async::<T, F, Fut>(handler)?;
+        self.add_async::<T, M, H>(handler)?;
         Ok(self)
     }
 
     /// Adds the tool `T`, answered by the asynchronous `handler` (the `&mut` form of
     /// [`ToolSet::tool_async`]).
-    pub fn add_async<T, F, Fut>(&mut self, handler: F) -> Result<&mut Self, DefinitionError>
+    pub fn add_async<T, M, H>(&mut self, handler: H) -> Result<&mut Self, DefinitionError>
     where
         T: Tool,
-        F: Fn(T, Call) -> Fut + Send + Sync + 'static,
-        Fut: Future + Send + 'static,
-        Fut::Output: IntoToolResponse,
+        H: AsyncHandler<T, S, M>,
     {
-        let definition = ToolDefinition::of::<T>()?;
+        let definition = define::<T>(H::output_schema())?;
+        let state = Arc::clone(&self.state);
         self.insert(
             definition,
-            Handler::Async(Box::new(move |arguments, call, report| {
+            Erased::Async(Box::new(move |arguments, call, report| {
                 let input = match read_typed::<T>(arguments, &call.reference) {
                     Ok(input) => input,
                     Err(response) => return Box::pin(std::future::ready(response)),
                 };
                 // The handler is called here, on the caller's thread; only its future travels.
                 let handed = call.clone();
-                let started = catch_unwind(AssertUnwindSafe(|| handler(input, handed)));
+                let started =
+                    catch_unwind(AssertUnwindSafe(|| handler.start(&state, input, handed)));
                 Box::pin(async move { call.drive(&*report, started).await })
             })),
         )
+    }
+}
+
+impl<S> ToolSet<S> {
+    /// The shared state.
+    pub fn state(&self) -> &S {
+        &self.state
     }
 
     fn insert(
         &mut self,
         definition: ToolDefinition,
-        handler: Handler,
+        handler: Erased,
     ) -> Result<&mut Self, DefinitionError> {
         if self.get(definition.name()).is_some() {
             return Err(DefinitionError::duplicate(definition.name()));
@@ -308,10 +412,8 @@ impl ToolSet {
         match self.route(name, arguments) {
             Err(response) => response,
             Ok((entry, arguments, call)) => match &entry.handler {
-                Handler::Sync(handler) => handler(arguments, &call, &*self.reporter),
-                Handler::Async(handler) => {
-                    block_on(handler(arguments, call, self.reporter.clone()))
-                }
+                Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
+                Erased::Async(handler) => block_on(handler(arguments, call, self.reporter.clone())),
             },
         }
     }
@@ -324,9 +426,23 @@ impl ToolSet {
         match self.route(name, arguments) {
             Err(response) => response,
             Ok((entry, arguments, call)) => match &entry.handler {
-                Handler::Sync(handler) => handler(arguments, &call, &*self.reporter),
-                Handler::Async(handler) => handler(arguments, call, self.reporter.clone()).await,
+                Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
+                Erased::Async(handler) => handler(arguments, call, self.reporter.clone()).await,
             },
+        }
+    }
+
+    /// The same tools without the typed state (each handler keeps its own clone of it), for
+    /// code that serves any set, such as the rmcp adapter.
+    #[cfg_attr(
+        not(feature = "rmcp"),
+        allow(dead_code, reason = "only the rmcp adapter erases")
+    )]
+    pub(crate) fn into_stateless(self) -> ToolSet {
+        ToolSet {
+            entries: self.entries,
+            reporter: self.reporter,
+            state: Arc::new(()),
         }
     }
 

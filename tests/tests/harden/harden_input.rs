@@ -844,10 +844,12 @@ fn billing_tools(handled: Arc<AtomicUsize>) -> ToolSet {
             app.billing(action, call)
         })
         .unwrap()
-        .tool(move |input: fusion_examples::InvoiceStatsInput, _: &Call| {
-            counted.fetch_add(1, Ordering::SeqCst);
-            stats.invoice_stats(&input)
-        })
+        .tool(
+            move |input: fusion_examples::InvoiceStatsInput, call: &Call| {
+                counted.fetch_add(1, Ordering::SeqCst);
+                stats.invoice_stats(input, call)
+            },
+        )
         .unwrap()
         .on_internal_error(|failure| panic!("INTERNAL_ERROR: {failure}"))
 }

@@ -61,9 +61,10 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::response::{IntoToolResponse, ToolError, ToolResponse};
+use crate::tool::Handler;
 use crate::tool::call::Call;
 use crate::tool::input::Tool;
-use crate::tool::tool_set::ToolSet;
+use crate::tool::tool_set::{ToolSet, define};
 use crate::tool::{DefinitionError, ToolDefinition, ValidationError, report_to_stderr};
 
 mod classify;
@@ -160,18 +161,20 @@ fn arguments_value(arguments: Option<JsonObject>) -> Option<Value> {
 /// An rmcp tool route for the fusion tool `T`, answered by `handler(&server, input, &call)`:
 /// add it to an existing `ToolRouter` with `with_route` (or `+`), next to `#[tool]` methods.
 ///
-/// Routing, validation, presentation and `INTERNAL_ERROR` work as in a [`ToolSet`]; handler
-/// failures are reported with [`report_to_stderr`].
+/// The handler has the shapes of a [`ToolSet`] handler whose shared state is the server
+/// ([`Handler`](crate::tool::Handler)): a method `fn(&self, input: T, call: &Call)`, or a
+/// stateless `Fn(T, &Call)`; one that returns [`Structured`](crate::Structured) gives the tool
+/// its `outputSchema`. Routing, validation, presentation and `INTERNAL_ERROR` work as in a
+/// [`ToolSet`]; handler failures are reported with [`report_to_stderr`].
 ///
 /// For a handler that awaits, see [`route_async`].
-pub fn route<S, T, F, R>(handler: F) -> Result<ToolRoute<S>, DefinitionError>
+pub fn route<S, T, M, H>(handler: H) -> Result<ToolRoute<S>, DefinitionError>
 where
     S: Send + Sync + 'static,
     T: Tool,
-    F: Fn(&S, T, &Call) -> R + Send + Sync + 'static,
-    R: IntoToolResponse,
+    H: Handler<T, S, M>,
 {
-    let definition = Arc::new(ToolDefinition::of::<T>()?);
+    let definition = Arc::new(define::<T>(H::output_schema())?);
     let attr = rmcp::model::Tool::from(&*definition);
     let handler = Arc::new(handler);
     Ok(ToolRoute::new_dyn(
@@ -184,7 +187,7 @@ where
             let response = match definition.parse_typed::<T>(arguments) {
                 Err(response) => response,
                 Ok((input, call)) => {
-                    call.respond(&report_to_stderr, || handler(service, input, &call))
+                    call.respond(&report_to_stderr, || handler.handle(service, input, &call))
                 }
             };
             Box::pin(async move { Ok(CallToolResult::from(response).into()) })
@@ -273,8 +276,10 @@ impl std::fmt::Debug for FusionServer {
 }
 
 impl FusionServer {
-    /// A server named `name` (the `serverInfo.name` clients show) serving `tools`.
-    pub fn new(name: impl Into<String>, tools: ToolSet) -> Self {
+    /// A server named `name` (the `serverInfo.name` clients show) serving `tools`, with or
+    /// without shared state (each handler holds its own handle on it).
+    pub fn new<S: Send + Sync + 'static>(name: impl Into<String>, tools: ToolSet<S>) -> Self {
+        let tools = tools.into_stateless();
         let listed = tools.definitions().map(rmcp::model::Tool::from).collect();
         let ui_app = tools.definitions().any(ToolDefinition::ui_app);
         FusionServer {
@@ -486,5 +491,38 @@ mod tests {
         };
         assert_eq!(result.is_error, Some(true));
         assert_eq!(result.content.len(), 1);
+    }
+
+    #[test]
+    fn a_route_whose_handler_returns_structured_has_its_output_schema() {
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        struct Count {}
+
+        impl Tool for Count {
+            fn spec() -> crate::tool::ToolSpec {
+                crate::tool::ToolSpec::new("count")
+            }
+        }
+
+        #[derive(serde::Serialize, schemars::JsonSchema)]
+        struct Counted {
+            n: u32,
+        }
+
+        struct Server {
+            n: u32,
+        }
+
+        impl Server {
+            fn count(&self, _: Count, _: &Call) -> crate::Structured<Counted> {
+                crate::Structured(Counted { n: self.n })
+            }
+        }
+
+        let structured = route(Server::count).expect("defined");
+        let schema = structured.attr.output_schema.expect("an output schema");
+        assert_eq!(schema["properties"]["n"]["type"], "integer");
+        let plain = route::<Server, _, _, _>(|_: Count, _: &Call| "ok").expect("defined");
+        assert!(plain.attr.output_schema.is_none());
     }
 }
