@@ -130,26 +130,43 @@ impl Gen<'_, '_> {
         };
         // Callback calls are spanned at the callback, so a callback of the wrong shape or
         // return type is reported there; locals keep the call-site span (`macro_rules!`
-        // hygiene would hide them otherwise).
+        // hygiene would hide them otherwise). They go through the public traits of
+        // `fusion_runtime::present` by their trait paths, so an error names only those traits.
         let out = quote!(__fusion_out);
-        let ctx_local = quote!(__fusion_ctx);
-        let call = |f: &syn::Expr, push: TokenStream| {
-            let p = respan(p, f.span());
-            let push = respan(&push, f.span());
+        let krate = &self.model.krate;
+        let invoke = |f: &syn::Expr, returns: TokenStream| {
+            let api = respan(&quote!(#krate::present), f.span());
+            match self.model.context {
+                // No context declared: the model is presented with any context, so a callback
+                // cannot read one, and the error says to declare one.
+                None => quote_spanned! {f.span()=>
+                    #api::ValueCallback::<#target, #returns, _>::call(&(#f), #value)
+                },
+                Some(_) => quote_spanned! {f.span()=>
+                    #api::Callback::<#target, #ctx, #returns, _>::call(&(#f), #value, __fusion_ctx)
+                },
+            }
+        };
+        // `IntoRules::push_rules(result, out)` and its suggestion and UI twins.
+        let call = |f: &syn::Expr, into: &str, push: &str| {
+            let api = respan(&quote!(#krate::present), f.span());
+            let trait_name = format_ident!("{into}", span = f.span());
+            let method = format_ident!("{push}", span = f.span());
+            let result = invoke(f, quote!(_));
             quote_spanned! {f.span()=>
-                #p::#push(#out, #p::call::<#target, #ctx, _, _, _>(&(#f), #value, #ctx_local));
+                #api::#trait_name::#method(#result, #out);
             }
         };
         let push = match &decl.kind {
             DeclKind::Rule(text) => self.rule(text, decl.scope),
-            DeclKind::RuleCall(f) => call(f, quote!(push_rules)),
+            DeclKind::RuleCall(f) => call(f, "IntoRules", "push_rules"),
             DeclKind::Suggest(tool, reason) => {
                 let tool = self.text(tool, decl.scope);
                 let reason = self.text(reason, decl.scope);
                 quote!(__fusion_out.push(#p::Suggestion::new(#tool, #reason));)
             }
-            DeclKind::SuggestCall(f) => call(f, quote!(push_suggestions)),
-            DeclKind::UiCall(f) => call(f, quote!(push_ui)),
+            DeclKind::SuggestCall(f) => call(f, "IntoSuggestions", "push_suggestions"),
+            DeclKind::UiCall(f) => call(f, "IntoUi", "push_ui"),
             DeclKind::Markdown(text) => {
                 let text = self.text(text, decl.scope);
                 quote!(__fusion_out.push(#p::ui_markdown(#text));)
@@ -162,10 +179,7 @@ impl Gen<'_, '_> {
         match &decl.when {
             None => push,
             Some(when) => {
-                let p = respan(p, when.span());
-                let guard = quote_spanned! {when.span()=>
-                    #p::when::<#target, #ctx, _, _>(&(#when), #value, #ctx_local)
-                };
+                let guard = invoke(when, quote!(#p::bool));
                 quote!(if #guard { #push })
             }
         }
