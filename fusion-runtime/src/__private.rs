@@ -60,6 +60,8 @@ pub use crate::present::expansion::{ALL_FIELDS, REDACTED};
 pub use crate::present::expansion::censor_option;
 // A field embedded with `#[embed]`, spanned at the field's type.
 pub use crate::present::expansion::embed;
+// The `DECLARES_UI` of an embedded field that may embed nothing (the embed call reports it).
+pub use crate::present::expansion::{DeclaresUiFallback, DeclaresUiProbe};
 // A template argument, spanned at the template.
 pub use crate::present::expansion::display;
 // The body of a failed derive's stub `Serialize` impl.

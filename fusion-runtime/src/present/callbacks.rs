@@ -93,7 +93,7 @@ impl<T: ?Sized, R, C: ContextDeclared + ?Sized, F: Fn(&T, &C) -> R>
 {
     #[inline]
     fn call(&self, _value: &T) -> R {
-        match C::unreachable() {}
+        C::never_called()
     }
 }
 
@@ -105,7 +105,7 @@ impl<T: ?Sized, R, C: ContextDeclared + ?Sized, F: Fn(&T, &C) -> R>
 )]
 pub trait ContextDeclared: sealed::Sealed {
     /// Never called: no type implements this trait.
-    fn unreachable() -> core::convert::Infallible;
+    fn never_called<R>() -> R;
 }
 
 mod sealed {

@@ -5,7 +5,8 @@
 //! Locals start with `__fusion_` so they never meet the user's names.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Ident, WherePredicate};
 
 use super::ast::{Censor, DeclKind, Field, Model, Part, Text, Wire};
@@ -21,6 +22,7 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     let presenter_impl = generator.presenter_impl();
     let embed_impl = generator.embed_impl();
     let inherent = generator.inherent_impl();
+    let embed_checks = generator.embed_checks();
     quote! {
         #field_enum
         #model_impl
@@ -28,6 +30,7 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
         #presenter_impl
         #embed_impl
         #inherent
+        #embed_checks
     }
 }
 
@@ -102,7 +105,11 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
         let mut predicates: Vec<WherePredicate> = Vec::new();
         for field in &self.model.fields {
-            if field.embed && super::ast::mentions(field.ty, &self.params) {
+            // Without a declared context, the impl holds for the contexts the fields embed
+            // with; `Embeddable` reports a field that embeds with none (see `declares_ui`).
+            let bound = super::ast::mentions(field.ty, &self.params)
+                || (self.model.context.is_none() && self.nameable(field.ty));
+            if field.embed && bound {
                 let ty = field.ty;
                 predicates.push(syn::parse_quote!(#ty: #p::Embed<#ctx>));
             }
@@ -311,6 +318,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         let index = wire.index;
         let wire_name = &wire.name;
         let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
+        let embedded = field.embed.then(|| self.embeddable_as(field.ty)).flatten();
         let value = match (&field.redact, field.is_option) {
             (None, _) => quote!(&self.#member),
             (Some(Censor::Default), true) => {
@@ -330,12 +338,21 @@ impl<'m, 'a> Gen<'m, 'a> {
         };
         // `if let Err` rather than `?`, which costs the compiler a `From` conversion per field
         // (as serde's own derive does).
+        let serialize = match embedded {
+            // Through the trait that also checks the field holds a presenter: one error.
+            Some(embeddable) => quote! {
+                #embeddable::write_member(&self.#member, &mut __fusion_state, #wire_name)
+            },
+            None => quote! {
+                #p::serde::ser::SerializeStruct::serialize_field(
+                    &mut __fusion_state,
+                    #wire_name,
+                    #value,
+                )
+            },
+        };
         let write = quote! {
-            if let #p::Err(__fusion_error) = #p::serde::ser::SerializeStruct::serialize_field(
-                &mut __fusion_state,
-                #wire_name,
-                #value,
-            ) {
+            if let #p::Err(__fusion_error) = #serialize {
                 return #p::Err(__fusion_error);
             }
         };
@@ -387,52 +404,108 @@ impl<'m, 'a> Gen<'m, 'a> {
     /// `const DECLARES_UI` of the `Model` impl, when presenting the model can produce UI blocks
     /// (what makes a tool that returns it name the MCP Apps view): its own UI declarations or
     /// agent limit (the truncation summary is a UI block) make it `true`; otherwise each
-    /// embedded field's `Embed::DECLARES_UI` is or-ed in. Nothing (the default, `false`) when
-    /// neither applies.
+    /// embedded field's `DECLARES_UI` is or-ed in. Nothing (the default, `false`) when neither
+    /// applies.
     ///
-    /// An embedded field whose type mentions a type parameter is left out (its `Embed` impl
-    /// would need a bound the `Model` impl cannot have), as is one that mentions the model
-    /// itself (a recursive model would make the constant depend on itself); for those,
-    /// `ToolSpec::ui_app()` says it by hand.
+    /// Without a declared context, each field is read through `Embeddable`, which is also the
+    /// check that the field holds a presenter (one error at its type, see [`Self::embed_checks`]);
+    /// with one, through a probe that is `false` for a type that embeds nothing, since the embed
+    /// call of the `Presenter` impl reports that type.
     fn declares_ui(&self) -> TokenStream {
         let p = &self.p;
-        let own = self.model.agent_limit.is_some()
+        if self.declares_own_ui() {
+            return quote!(const DECLARES_UI: #p::bool = true;);
+        }
+        let children = self.checked_embeds();
+        if children.is_empty() {
+            return quote!();
+        }
+        match &self.model.context {
+            None => {
+                let terms = children.iter().map(|ty| self.embeddable(ty));
+                quote!(const DECLARES_UI: #p::bool = #(#terms)||*;)
+            }
+            Some(ctx) => {
+                let terms = children
+                    .iter()
+                    .map(|ty| quote!(<#p::DeclaresUiProbe<#ty, #ctx>>::DECLARES_UI));
+                quote! {
+                    const DECLARES_UI: #p::bool = {
+                        use #p::DeclaresUiFallback as _;
+                        #(#terms)||*
+                    };
+                }
+            }
+        }
+    }
+
+    /// The presenter check of the embedded fields that `DECLARES_UI` does not read (a model
+    /// without a declared context whose own UI settles it): `const _` items, one error each at
+    /// the field's type.
+    fn embed_checks(&self) -> TokenStream {
+        if self.model.context.is_some() || !self.declares_own_ui() {
+            return quote!();
+        }
+        let p = &self.p;
+        let checks = self.checked_embeds().into_iter().map(|ty| {
+            let check = self.embeddable(ty);
+            quote!(const _: #p::bool = #check;)
+        });
+        quote!(#(#checks)*)
+    }
+
+    /// `<Ty as Embeddable>::DECLARES_UI`, spanned at the field's type.
+    fn embeddable(&self, ty: &syn::Type) -> TokenStream {
+        let krate = &self.model.krate;
+        let api = present::respan(&quote!(#krate::present), ty.span());
+        quote_spanned!(ty.span()=> <#ty as #api::Embeddable>::DECLARES_UI)
+    }
+
+    /// `<Ty as Embeddable>` (no declared context) or `<Ty as EmbeddableIn<Ctx>>`, spanned at
+    /// the field's type, for an embedded type a constant can name: every use of the field
+    /// goes through it, so a type that is no presenter gets one error there (the compiler
+    /// drops the identical repeats). `None` for the other types (see `checked_embeds`).
+    fn embeddable_as(&self, ty: &syn::Type) -> Option<TokenStream> {
+        if !self.nameable(ty) {
+            return None;
+        }
+        let krate = &self.model.krate;
+        let api = present::respan(&quote!(#krate::present), ty.span());
+        Some(match &self.model.context {
+            None => quote_spanned!(ty.span()=> <#ty as #api::Embeddable>),
+            Some(ctx) => quote_spanned!(ty.span()=> <#ty as #api::EmbeddableIn<#ctx>>),
+        })
+    }
+
+    /// Whether the model's own declarations produce UI blocks.
+    fn declares_own_ui(&self) -> bool {
+        self.model.agent_limit.is_some()
             || self.model.decls.iter().any(|decl| {
                 matches!(
                     decl.kind,
                     DeclKind::UiCall(_) | DeclKind::Markdown(_) | DeclKind::Summary(_)
                 )
-            });
-        if own {
-            return quote!(const DECLARES_UI: #p::bool = true;);
-        }
-        let ident = self.ident();
-        let self_ident = Ident::new("Self", ident.span());
-        // A child embedded here is presented with the parent's context; without a declared
-        // one, the child is a presenter for any context, `()` among them.
-        let ctx = self
-            .model
-            .context
-            .as_ref()
-            .map_or_else(|| quote!(()), |ty| quote!(#ty));
-        let children: Vec<TokenStream> = self
-            .model
+            })
+    }
+
+    /// The types of the embedded fields a constant can name: not one that mentions a type
+    /// parameter (its `Embed` impl would need a bound the `Model` impl cannot have), nor one that
+    /// mentions the model itself (a recursive model would make the constant depend on itself);
+    /// for those, `ToolSpec::ui_app()` says it by hand.
+    fn checked_embeds(&self) -> Vec<&'a syn::Type> {
+        self.model
             .fields
             .iter()
-            .filter(|field| {
-                field.embed
-                    && !super::ast::mentions(field.ty, &self.params)
-                    && !super::ast::mentions(field.ty, &[ident, &self_ident])
-            })
-            .map(|field| {
-                let ty = field.ty;
-                quote!(<#ty as #p::Embed<#ctx>>::DECLARES_UI)
-            })
-            .collect();
-        if children.is_empty() {
-            return quote!();
-        }
-        quote!(const DECLARES_UI: #p::bool = #(#children)||*;)
+            .filter(|field| field.embed && self.nameable(field.ty))
+            .map(|field| field.ty)
+            .collect()
+    }
+
+    /// Whether `ty` mentions neither a type parameter nor the model itself.
+    fn nameable(&self, ty: &syn::Type) -> bool {
+        let ident = self.ident();
+        let self_ident = Ident::new("Self", ident.span());
+        !super::ast::mentions(ty, &self.params) && !super::ast::mentions(ty, &[ident, &self_ident])
     }
 
     /// `Embed<Ctx>`: a model field holding this model presents it as a single child.

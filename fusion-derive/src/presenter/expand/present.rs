@@ -98,10 +98,15 @@ impl Gen<'_, '_> {
             .map(|field| {
                 let member = field.ident;
                 let ty = field.ty;
-                // Only the function is spanned at the field's type (a type that is not a
+                // Only the trait path is spanned at the field's type (a type that is not a
                 // presenter is reported there); locals keep the call-site span, which
                 // `macro_rules!` hygiene would otherwise hide.
-                let embed = quote_spanned!(ty.span()=> #p::embed::<#ty, #ctx>);
+                let krate = &self.model.krate;
+                let api = respan(&quote!(#krate::present), ty.span());
+                let embed = match (&self.model.context, self.embeddable_as(ty)) {
+                    (Some(_), Some(embeddable)) => quote!(#embeddable::embed_field),
+                    _ => quote_spanned!(ty.span()=> <#ty as #api::Embed<#ctx>>::embed_into),
+                };
                 quote!(#embed(&self.#member, __fusion_ctx, __fusion_sink);)
             })
             .collect();
@@ -245,7 +250,7 @@ impl Gen<'_, '_> {
 
 /// `tokens` with every span set to `span`, so an error in a generated call points at the user's
 /// tokens rather than at the derive. Only for paths (never locals: hygiene).
-fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
+pub(super) fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
     tokens
         .clone()
         .into_iter()
