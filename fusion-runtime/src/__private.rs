@@ -41,6 +41,8 @@ pub use crate::response::{Rules, Suggestion, Suggestions};
 pub use crate::response::ui::UiBlock;
 // The templated UI helpers (`#[ui(markdown = "...")]`, `#[ui(summary = "...")]`).
 pub use crate::response::ui::{markdown as ui_markdown, summary as ui_summary};
+// The generated table of `#[ui(table(...))]`: the helper and its cells.
+pub use crate::response::ui::{cell as ui_cell, table as ui_table};
 // `Model::present()` and `Model::present_all()` of the generated inherent methods.
 pub use crate::present::engine::{present, present_all};
 

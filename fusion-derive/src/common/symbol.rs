@@ -94,6 +94,8 @@ pub mod key {
     pub const MARKDOWN: &str = "markdown";
     /// A summary UI block.
     pub const SUMMARY: &str = "summary";
+    /// A table UI block of named fields.
+    pub const TABLE: &str = "table";
 
     // `#[redact(...)]`
     /// A fixed censor text.

@@ -149,6 +149,9 @@ pub enum DeclKind {
     Markdown(Text),
     /// `summary = "..."`.
     Summary(Text),
+    /// `table(id, title)`: the columns, by position in [`Model::fields`] (each a wire member
+    /// that is not embedded).
+    Table(Vec<usize>),
 }
 
 impl Declaration {

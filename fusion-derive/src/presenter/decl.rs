@@ -41,6 +41,8 @@ pub enum DeclBody {
     UiMarkdown(Template),
     /// `#[ui(summary = "...")]`.
     UiSummary(Template),
+    /// `#[ui(table(id, title))]`: the columns as written.
+    UiTable(Vec<Ident>),
 }
 
 impl DeclBody {
@@ -49,7 +51,10 @@ impl DeclBody {
         match self {
             DeclBody::RuleText(t) | DeclBody::UiMarkdown(t) | DeclBody::UiSummary(t) => vec![t],
             DeclBody::SuggestPair(tool, reason) => vec![tool, reason],
-            DeclBody::RuleCall(_) | DeclBody::SuggestCall(_) | DeclBody::UiCall(_) => Vec::new(),
+            DeclBody::RuleCall(_)
+            | DeclBody::SuggestCall(_)
+            | DeclBody::UiCall(_)
+            | DeclBody::UiTable(_) => Vec::new(),
         }
     }
 }
@@ -310,6 +315,7 @@ const UI: Family = Family {
         spec(key::CALL, Kind::Callback, "call = Self::gauge"),
         spec(key::MARKDOWN, Kind::Str, "markdown = \"Client: {name}\""),
         spec(key::SUMMARY, Kind::Str, "summary = \"{n} items\""),
+        spec(key::TABLE, Kind::Idents, "table(id, title, status)"),
         spec(key::WHEN, Kind::Callback, "when = Self::is_open"),
         spec(key::REVEAL, Kind::Idents, "reveal(ssn)"),
     ],
@@ -317,7 +323,8 @@ const UI: Family = Family {
     body: ui,
 };
 
-/// `#[ui(f)]`, `#[ui(call = f)]`, `#[ui(markdown = "...")]` or `#[ui(summary = "...")]`.
+/// `#[ui(f)]`, `#[ui(call = f)]`, `#[ui(markdown = "...")]`, `#[ui(summary = "...")]` or
+/// `#[ui(table(id, title))]`.
 fn ui(parts: &mut Parts<'_>) -> Option<DeclBody> {
     let attr_name = parts.attr_name;
     let mut bodies: Vec<(String, Span, DeclBody)> = Vec::new();
@@ -339,14 +346,22 @@ fn ui(parts: &mut Parts<'_>) -> Option<DeclBody> {
             bodies.push((format!("`{key}`"), span, make(template)));
         }
     }
+    let columns = parts.args.idents(key::TABLE).to_vec();
+    if !columns.is_empty() {
+        let span = parts.args.span(key::TABLE).unwrap_or(columns[0].span());
+        bodies.push(("`table`".to_owned(), span, DeclBody::UiTable(columns)));
+    }
     if bodies.len() > 1 {
         parts
             .errors
             .push(conflict(attr_name, &bodies[0].0, &bodies[1].0, bodies[1].1));
     }
     let body = bodies.into_iter().next().map(|(_, _, body)| body);
-    if matches!(body, Some(DeclBody::UiCall(_))) {
-        parts.reveal_conflicts_with("a function");
+    match body {
+        Some(DeclBody::UiCall(_)) => parts.reveal_conflicts_with("a function"),
+        // A table shows each field as the data block does: a redacted one as its censor.
+        Some(DeclBody::UiTable(_)) => parts.reveal_conflicts_with("`table`"),
+        _ => {}
     }
     if body.is_none() && parts.errors.is_empty() {
         parts.errors.spanned(

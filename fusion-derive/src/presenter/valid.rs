@@ -86,6 +86,14 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
         _ => Scope::Item,
     };
     let mut failed = !check_reveal(attr_name, scope, &reveal, &body.templates(), fields, errors);
+    if let DeclBody::UiTable(columns) = &body {
+        let columns = table_columns(attr_name, columns, fields, errors);
+        return columns.filter(|_| !failed).map(|columns| Declaration {
+            scope,
+            when,
+            kind: DeclKind::Table(columns),
+        });
+    }
     let mut text = |template: &Template| match resolve(attr_name, scope, template, &reveal, fields)
     {
         Ok(text) => text,
@@ -103,6 +111,8 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
         DeclBody::UiCall(call) => DeclKind::UiCall(call),
         DeclBody::UiMarkdown(template) => DeclKind::Markdown(text(&template)),
         DeclBody::UiSummary(template) => DeclKind::Summary(text(&template)),
+        // Resolved above.
+        DeclBody::UiTable(_) => return None,
     };
     (!failed).then_some(Declaration { scope, when, kind })
 }
@@ -148,6 +158,59 @@ fn check_reveal(
         }
     }
     fine
+}
+
+/// The columns of `table(...)`: each a field on the wire that is not embedded, listed once.
+/// Returns their positions in `fields`, or `None` after reporting every mistake.
+fn table_columns(
+    attr_name: &str,
+    columns: &[Ident],
+    fields: &[Field<'_>],
+    errors: &mut Errors,
+) -> Option<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut fine = true;
+    for (i, ident) in columns.iter().enumerate() {
+        let name = unraw(ident);
+        let mut mistake = |message: String| {
+            errors.push(error(ident, message));
+            fine = false;
+        };
+        let Some(index) = fields.iter().position(|f| f.name == name) else {
+            let message = match did_you_mean(&name, fields.iter().map(|f| f.name.as_str())) {
+                Some(close) => format!("the model has no field `{name}`; did you mean `{close}`?"),
+                None => format!(
+                    "the model has no field `{name}`; `table(...)` lists fields of the model, like `table({})`",
+                    fields
+                        .iter()
+                        .filter(|f| f.wire.is_some() && !f.embed)
+                        .take(3)
+                        .map(|f| f.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            mistake(message);
+            continue;
+        };
+        let field = &fields[index];
+        if columns[..i].iter().any(|c| unraw(c) == name) {
+            mistake(format!(
+                "`{name}` is listed twice in `#[{attr_name}(table(...))]`; remove one"
+            ));
+        } else if field.wire.is_none() {
+            mistake(format!(
+                "`{name}` is never on the wire, so the table cannot show it as the data block does; remove it from `table(...)`"
+            ));
+        } else if field.embed {
+            mistake(format!(
+                "`{name}` is embedded: its own blocks present it; remove it from `table(...)`"
+            ));
+        } else {
+            out.push(index);
+        }
+    }
+    fine.then_some(out)
 }
 
 fn unknown_field(span: Span, name: &str, fields: &[Field<'_>]) -> Error {

@@ -175,8 +175,11 @@ pub trait Embeddable {
     /// # Errors
     ///
     /// The serializer's error.
-    fn write_member<S: SerializeStruct>(&self, state: &mut S, key: &'static str)
-    -> Result<(), S::Error>;
+    fn write_member<S: SerializeStruct>(
+        &self,
+        state: &mut S,
+        key: &'static str,
+    ) -> Result<(), S::Error>;
 }
 
 // `do_not_recommend`: a field that is no presenter is reported as "not `Embeddable`" with the
@@ -209,8 +212,11 @@ pub trait EmbeddableIn<Ctx: ?Sized> {
     /// # Errors
     ///
     /// The serializer's error.
-    fn write_member<S: SerializeStruct>(&self, state: &mut S, key: &'static str)
-    -> Result<(), S::Error>;
+    fn write_member<S: SerializeStruct>(
+        &self,
+        state: &mut S,
+        key: &'static str,
+    ) -> Result<(), S::Error>;
 
     /// Presents the value as a child of the current item ([`Embed::embed_into`]).
     fn embed_field(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>);

@@ -33,7 +33,9 @@ pub use callbacks::{
     Callback, ContextDeclared, IntoRules, IntoSuggestions, IntoUi, ReadsContext, ValueCallback,
     ValueOnly, WithContext,
 };
-pub use engine::{Embed, EmbedSink, Embeddable, EmbeddableIn, Present, Presentation, present, present_all};
+pub use engine::{
+    Embed, EmbedSink, Embeddable, EmbeddableIn, Present, Presentation, present, present_all,
+};
 
 pub use crate::model::{Field, FieldMask, Model, UnknownField};
 pub use crate::response::{Format, Rules, Suggestions};

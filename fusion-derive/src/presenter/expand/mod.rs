@@ -147,7 +147,10 @@ impl<'m, 'a> Gen<'m, 'a> {
                     add(tool);
                     add(reason);
                 }
-                DeclKind::RuleCall(_) | DeclKind::SuggestCall(_) | DeclKind::UiCall(_) => {}
+                DeclKind::RuleCall(_)
+                | DeclKind::SuggestCall(_)
+                | DeclKind::UiCall(_)
+                | DeclKind::Table(_) => {}
             }
         }
         out
@@ -319,23 +322,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         let wire_name = &wire.name;
         let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
         let embedded = field.embed.then(|| self.embeddable_as(field.ty)).flatten();
-        let value = match (&field.redact, field.is_option) {
-            (None, _) => quote!(&self.#member),
-            (Some(Censor::Default), true) => {
-                quote!(&#p::censor_option(&self.#member, #p::REDACTED))
-            }
-            (Some(Censor::Default), false) => quote!(#p::REDACTED),
-            (Some(Censor::Text(text)), true) => quote!(&#p::censor_option(&self.#member, #text)),
-            (Some(Censor::Text(text)), false) => quote!(#text),
-            // A direct call, so `&String` coerces to a censor taking `&str`.
-            (Some(Censor::With(with)), true) => quote! {
-                &#p::Option::map(
-                    #p::Option::as_ref(&self.#member),
-                    |__fusion_value| (#with)(__fusion_value),
-                )
-            },
-            (Some(Censor::With(with)), false) => quote!(&(#with)(&self.#member)),
-        };
+        let value = self.wire_value(field, &quote!(self));
         // `if let Err` rather than `?`, which costs the compiler a `From` conversion per field
         // (as serde's own derive does).
         let serialize = match embedded {
@@ -378,6 +365,33 @@ impl<'m, 'a> Gen<'m, 'a> {
                     },
                 )
             }
+        }
+    }
+
+    /// The value a field's member holds on the wire, as `&T`: the field of `receiver` (`self`,
+    /// or an item of a collection), or its censor (wire format §8.3). The data block writes
+    /// it; a generated table shows it.
+    fn wire_value(&self, field: &Field<'_>, receiver: &TokenStream) -> TokenStream {
+        let p = &self.p;
+        let member = field.ident;
+        match (&field.redact, field.is_option) {
+            (None, _) => quote!(&#receiver.#member),
+            (Some(Censor::Default), true) => {
+                quote!(&#p::censor_option(&#receiver.#member, #p::REDACTED))
+            }
+            (Some(Censor::Default), false) => quote!(#p::REDACTED),
+            (Some(Censor::Text(text)), true) => {
+                quote!(&#p::censor_option(&#receiver.#member, #text))
+            }
+            (Some(Censor::Text(text)), false) => quote!(#text),
+            // A direct call, so `&String` coerces to a censor taking `&str`.
+            (Some(Censor::With(with)), true) => quote! {
+                &#p::Option::map(
+                    #p::Option::as_ref(&#receiver.#member),
+                    |__fusion_value| (#with)(__fusion_value),
+                )
+            },
+            (Some(Censor::With(with)), false) => quote!(&(#with)(&#receiver.#member)),
         }
     }
 
@@ -483,7 +497,10 @@ impl<'m, 'a> Gen<'m, 'a> {
             || self.model.decls.iter().any(|decl| {
                 matches!(
                     decl.kind,
-                    DeclKind::UiCall(_) | DeclKind::Markdown(_) | DeclKind::Summary(_)
+                    DeclKind::UiCall(_)
+                        | DeclKind::Markdown(_)
+                        | DeclKind::Summary(_)
+                        | DeclKind::Table(_)
                 )
             })
     }

@@ -180,6 +180,7 @@ impl Gen<'_, '_> {
                 let text = self.text(text, decl.scope);
                 quote!(__fusion_out.push(#p::ui_summary(#text));)
             }
+            DeclKind::Table(columns) => self.table(columns, decl.scope),
         };
         match &decl.when {
             None => push,
@@ -188,6 +189,41 @@ impl Gen<'_, '_> {
                 quote!(if #guard { #push })
             }
         }
+    }
+
+    /// The push of a generated table (wire format §4.4): the headers are the wire names; each
+    /// cell is the member's wire value (its censor when redacted, empty when skipped by value)
+    /// as `ui::cell` writes it; one row for an item, one per shown item for a collection.
+    fn table(&self, columns: &[usize], scope: Scope) -> TokenStream {
+        let p = &self.p;
+        let fields: Vec<_> = columns.iter().map(|&i| &self.model.fields[i]).collect();
+        let headers = fields
+            .iter()
+            .filter_map(|field| field.wire.as_ref().map(|wire| &wire.name));
+        let receiver = match scope {
+            Scope::Item => quote!(self),
+            Scope::Collection => quote!(__fusion_item),
+        };
+        let cells = fields.iter().map(|field| {
+            let cell = {
+                let value = self.wire_value(field, &receiver);
+                quote!(#p::ui_cell(#value))
+            };
+            let member = field.ident;
+            match field.wire.as_ref().and_then(|wire| wire.skip_if.as_ref()) {
+                Some(skip_if) => {
+                    quote!(if #skip_if(&#receiver.#member) { #p::String::new() } else { #cell })
+                }
+                None => cell,
+            }
+        });
+        let rows = match scope {
+            Scope::Item => quote!([[#(#cells),*]]),
+            Scope::Collection => quote! {
+                ::core::iter::Iterator::map(<[Self]>::iter(__fusion_items), |__fusion_item| [#(#cells),*])
+            },
+        };
+        quote!(__fusion_out.push(#p::ui_table([#(#headers),*], #rows));)
     }
 
     /// A text as `&'static str` (static) or `String` (template).
@@ -274,7 +310,7 @@ type Method<'t> = (&'static str, Scope, fn(&DeclKind) -> bool, &'t TokenStream);
 fn is_ui(kind: &DeclKind) -> bool {
     matches!(
         kind,
-        DeclKind::UiCall(_) | DeclKind::Markdown(_) | DeclKind::Summary(_)
+        DeclKind::UiCall(_) | DeclKind::Markdown(_) | DeclKind::Summary(_) | DeclKind::Table(_)
     )
 }
 
