@@ -360,7 +360,16 @@ fn ui(parts: &mut Parts<'_>) -> Option<DeclBody> {
     match body {
         Some(DeclBody::UiCall(_)) => parts.reveal_conflicts_with("a function"),
         // A table shows each field as the data block does: a redacted one as its censor.
-        Some(DeclBody::UiTable(_)) => parts.reveal_conflicts_with("`table`"),
+        Some(DeclBody::UiTable(_)) => {
+            if let Some(span) = parts.reveal {
+                parts.errors.at(
+                    span,
+                    format!(
+                        "`reveal` is not expected with `table` in `#[{attr_name}(...)]`: a table shows each field as the data block does, a redacted one as its censor; remove `reveal(...)`"
+                    ),
+                );
+            }
+        }
         _ => {}
     }
     if body.is_none() && parts.errors.is_empty() {

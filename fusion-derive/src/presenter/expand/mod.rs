@@ -5,12 +5,12 @@
 //! Locals start with `__fusion_` so they never meet the user's names.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::{format_ident, quote};
 use syn::{GenericParam, Generics, Ident, WherePredicate};
 
 use super::ast::{Censor, DeclKind, Field, Model, Part, Text, Wire};
 
+mod embeds;
 mod present;
 
 /// Everything the derive generates for one model.
@@ -325,18 +325,17 @@ impl<'m, 'a> Gen<'m, 'a> {
         let value = self.wire_value(field, &quote!(self));
         // `if let Err` rather than `?`, which costs the compiler a `From` conversion per field
         // (as serde's own derive does).
-        let serialize = match embedded {
+        let serialize = if let Some(embeddable) = embedded {
             // Through the trait that also checks the field holds a presenter: one error.
-            Some(embeddable) => quote! {
-                #embeddable::write_member(&self.#member, &mut __fusion_state, #wire_name)
-            },
-            None => quote! {
+            quote!(#embeddable::write_member(&self.#member, &mut __fusion_state, #wire_name))
+        } else {
+            quote! {
                 #p::serde::ser::SerializeStruct::serialize_field(
                     &mut __fusion_state,
                     #wire_name,
                     #value,
                 )
-            },
+            }
         };
         let write = quote! {
             if let #p::Err(__fusion_error) = #serialize {
@@ -410,145 +409,6 @@ impl<'m, 'a> Gen<'m, 'a> {
                     __fusion_serializer: __S,
                 ) -> #p::Result<__S::Ok, __S::Error> {
                     <Self as #p::Model>::serialize_selected(self, &#p::ALL_FIELDS, __fusion_serializer)
-                }
-            }
-        }
-    }
-
-    /// `const DECLARES_UI` of the `Model` impl, when presenting the model can produce UI blocks
-    /// (what makes a tool that returns it name the MCP Apps view): its own UI declarations or
-    /// agent limit (the truncation summary is a UI block) make it `true`; otherwise each
-    /// embedded field's `DECLARES_UI` is or-ed in. Nothing (the default, `false`) when neither
-    /// applies.
-    ///
-    /// Without a declared context, each field is read through `Embeddable`, which is also the
-    /// check that the field holds a presenter (one error at its type, see [`Self::embed_checks`]);
-    /// with one, through a probe that is `false` for a type that embeds nothing, since the embed
-    /// call of the `Presenter` impl reports that type.
-    fn declares_ui(&self) -> TokenStream {
-        let p = &self.p;
-        if self.declares_own_ui() {
-            return quote!(const DECLARES_UI: #p::bool = true;);
-        }
-        let children = self.checked_embeds();
-        if children.is_empty() {
-            return quote!();
-        }
-        match &self.model.context {
-            None => {
-                let terms = children.iter().map(|ty| self.embeddable(ty));
-                quote!(const DECLARES_UI: #p::bool = #(#terms)||*;)
-            }
-            Some(ctx) => {
-                let terms = children
-                    .iter()
-                    .map(|ty| quote!(<#p::DeclaresUiProbe<#ty, #ctx>>::DECLARES_UI));
-                quote! {
-                    const DECLARES_UI: #p::bool = {
-                        use #p::DeclaresUiFallback as _;
-                        #(#terms)||*
-                    };
-                }
-            }
-        }
-    }
-
-    /// The presenter check of the embedded fields that `DECLARES_UI` does not read (a model
-    /// without a declared context whose own UI settles it): `const _` items, one error each at
-    /// the field's type.
-    fn embed_checks(&self) -> TokenStream {
-        if self.model.context.is_some() || !self.declares_own_ui() {
-            return quote!();
-        }
-        let p = &self.p;
-        let checks = self.checked_embeds().into_iter().map(|ty| {
-            let check = self.embeddable(ty);
-            quote!(const _: #p::bool = #check;)
-        });
-        quote!(#(#checks)*)
-    }
-
-    /// `<Ty as Embeddable>::DECLARES_UI`, spanned at the field's type.
-    fn embeddable(&self, ty: &syn::Type) -> TokenStream {
-        let krate = &self.model.krate;
-        let api = present::respan(&quote!(#krate::present), ty.span());
-        quote_spanned!(ty.span()=> <#ty as #api::Embeddable>::DECLARES_UI)
-    }
-
-    /// `<Ty as Embeddable>` (no declared context) or `<Ty as EmbeddableIn<Ctx>>`, spanned at
-    /// the field's type, for an embedded type a constant can name: every use of the field
-    /// goes through it, so a type that is no presenter gets one error there (the compiler
-    /// drops the identical repeats). `None` for the other types (see `checked_embeds`).
-    fn embeddable_as(&self, ty: &syn::Type) -> Option<TokenStream> {
-        if !self.nameable(ty) {
-            return None;
-        }
-        let krate = &self.model.krate;
-        let api = present::respan(&quote!(#krate::present), ty.span());
-        Some(match &self.model.context {
-            None => quote_spanned!(ty.span()=> <#ty as #api::Embeddable>),
-            Some(ctx) => quote_spanned!(ty.span()=> <#ty as #api::EmbeddableIn<#ctx>>),
-        })
-    }
-
-    /// Whether the model's own declarations produce UI blocks.
-    fn declares_own_ui(&self) -> bool {
-        self.model.agent_limit.is_some()
-            || self.model.decls.iter().any(|decl| {
-                matches!(
-                    decl.kind,
-                    DeclKind::UiCall(_)
-                        | DeclKind::Markdown(_)
-                        | DeclKind::Summary(_)
-                        | DeclKind::Table(_)
-                )
-            })
-    }
-
-    /// The types of the embedded fields a constant can name: not one that mentions a type
-    /// parameter (its `Embed` impl would need a bound the `Model` impl cannot have), nor one that
-    /// mentions the model itself (a recursive model would make the constant depend on itself);
-    /// for those, `ToolSpec::ui_app()` says it by hand.
-    fn checked_embeds(&self) -> Vec<&'a syn::Type> {
-        self.model
-            .fields
-            .iter()
-            .filter(|field| field.embed && self.nameable(field.ty))
-            .map(|field| field.ty)
-            .collect()
-    }
-
-    /// Whether `ty` mentions neither a type parameter nor the model itself.
-    fn nameable(&self, ty: &syn::Type) -> bool {
-        let ident = self.ident();
-        let self_ident = Ident::new("Self", ident.span());
-        !super::ast::mentions(ty, &self.params) && !super::ast::mentions(ty, &[ident, &self_ident])
-    }
-
-    /// `Embed<Ctx>`: a model field holding this model presents it as a single child.
-    fn embed_impl(&self) -> TokenStream {
-        let p = &self.p;
-        let ctx = &self.ctx;
-        let ident = self.ident();
-        let mut generics = self.model.input.generics.clone();
-        if self.model.context.is_none() {
-            generics.params.push(GenericParam::Type(
-                syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
-            ));
-        }
-        generics
-            .make_where_clause()
-            .predicates
-            .push(syn::parse_quote!(Self: #p::Presenter<#ctx>));
-        let (impl_generics, _, where_clause) = generics.split_for_impl();
-        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
-        quote! {
-            #[automatically_derived]
-            impl #impl_generics #p::Embed<#ctx> for #ident #ty_generics #where_clause {
-                const DECLARES_UI: #p::bool = <Self as #p::Model>::DECLARES_UI;
-
-                fn embed_into(&self, __fusion_ctx: &#ctx, __fusion_sink: &mut #p::EmbedSink<'_>) {
-                    __fusion_sink.single(self, __fusion_ctx);
                 }
             }
         }

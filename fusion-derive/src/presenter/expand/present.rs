@@ -90,33 +90,7 @@ impl Gen<'_, '_> {
                 }
             });
         }
-        let embeds: Vec<TokenStream> = self
-            .model
-            .fields
-            .iter()
-            .filter(|f| f.embed)
-            .map(|field| {
-                let member = field.ident;
-                let ty = field.ty;
-                // Only the trait path is spanned at the field's type (a type that is not a
-                // presenter is reported there); locals keep the call-site span, which
-                // `macro_rules!` hygiene would otherwise hide.
-                let krate = &self.model.krate;
-                let api = respan(&quote!(#krate::present), ty.span());
-                let embed = match (&self.model.context, self.embeddable_as(ty)) {
-                    (Some(_), Some(embeddable)) => quote!(#embeddable::embed_field),
-                    _ => quote_spanned!(ty.span()=> <#ty as #api::Embed<#ctx>>::embed_into),
-                };
-                quote!(#embed(&self.#member, __fusion_ctx, __fusion_sink);)
-            })
-            .collect();
-        if !embeds.is_empty() {
-            items.push(quote! {
-                fn embeds(&self, __fusion_ctx: &#ctx, __fusion_sink: &mut #p::EmbedSink<'_>) {
-                    #(#embeds)*
-                }
-            });
-        }
+        items.extend(self.embeds_method());
         quote! {
             #[automatically_derived]
             impl #impl_generics #p::Presenter<#ctx> for #ident #ty_generics #where_clause {
@@ -141,15 +115,16 @@ impl Gen<'_, '_> {
         let krate = &self.model.krate;
         let invoke = |f: &syn::Expr, returns: TokenStream| {
             let api = respan(&quote!(#krate::present), f.span());
-            match self.model.context {
+            if self.model.context.is_none() {
                 // No context declared: the model is presented with any context, so a callback
                 // cannot read one, and the error says to declare one.
-                None => quote_spanned! {f.span()=>
+                quote_spanned! {f.span()=>
                     #api::ValueCallback::<#target, #returns, _>::call(&(#f), #value)
-                },
-                Some(_) => quote_spanned! {f.span()=>
+                }
+            } else {
+                quote_spanned! {f.span()=>
                     #api::Callback::<#target, #ctx, #returns, _>::call(&(#f), #value, __fusion_ctx)
-                },
+                }
             }
         };
         // `IntoRules::push_rules(result, out)` and its suggestion and UI twins.
