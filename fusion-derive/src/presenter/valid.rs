@@ -229,6 +229,26 @@ fn unknown_field(span: Span, name: &str, fields: &[Field<'_>]) -> Error {
     error_at(span, message)
 }
 
+/// A placeholder that names no field, reported at the literal (see
+/// `Template::placeholder_span`), so the message quotes the placeholder as written.
+fn unknown_placeholder(template: &Template, name: &str, fields: &[Field<'_>]) -> Error {
+    let message = match did_you_mean(name, fields.iter().map(|f| f.name.as_str())) {
+        Some(close) => {
+            format!("`{{{name}}}` names no field of the model; did you mean `{{{close}}}`?")
+        }
+        None => format!(
+            "`{{{name}}}` names no field of the model; templates name fields, like {}",
+            fields
+                .iter()
+                .take(3)
+                .map(|f| format!("`{{{}}}`", f.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    error_at(template.placeholder_span(name), message)
+}
+
 /// Resolves a template's placeholders against the fields (item scope) or `{n}` (collections).
 fn resolve(
     attr_name: &str,
@@ -259,7 +279,7 @@ fn resolve(
             }
             Piece::Name(name) => {
                 let Some(index) = fields.iter().position(|f| f.name == *name) else {
-                    return Err(unknown_field(template.placeholder_span(name), name, fields));
+                    return Err(unknown_placeholder(template, name, fields));
                 };
                 let field = &fields[index];
                 let revealed = reveal.iter().any(|r| unraw(r) == *name);

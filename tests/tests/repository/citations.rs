@@ -442,7 +442,11 @@ fn every_vector_cited_or_tested_is_in_the_wire_format() {
     assert!(!listed.is_empty(), "{WIRE_FORMAT} lists no vectors");
     // From V1 without a gap, then blocks of vectors from higher ranges (numbered from 160 on),
     // each block in order: one range per area, so that areas never renumber each other.
-    let core = listed.iter().zip(1..).take_while(|(v, n)| **v == *n).count();
+    let core = listed
+        .iter()
+        .zip(1..)
+        .take_while(|(v, n)| **v == *n)
+        .count();
     assert!(core > 0, "vectors are numbered from V1");
     assert!(
         listed.windows(2).all(|pair| pair[0] < pair[1]),
