@@ -41,7 +41,7 @@ pub enum WithContext {}
 #[diagnostic::on_unimplemented(
     message = "this presenter callback does not fit: it must take `&{T}` (or `&{T}` and `&{C}`) and return `{R}`",
     label = "expected `fn(&{T}) -> {R}` or `fn(&{T}, &{C}) -> {R}`",
-    note = "a callback that reads the context needs `#[presenter(context = YourContext)]` on the model"
+    note = "a callback takes the value and, if it reads it, the context `&{C}` the model declares; it returns `{R}`"
 )]
 pub trait Callback<T: ?Sized, C: ?Sized, R, M> {
     /// Calls the callback.
