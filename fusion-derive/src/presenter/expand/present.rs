@@ -232,7 +232,6 @@ impl Gen<'_, '_> {
 
     /// The format string and arguments of a resolved template.
     fn format_parts(&self, parts: &[Part], span: Span, scope: Scope) -> (LitStr, Vec<TokenStream>) {
-        let p = &self.p;
         let mut fmt = String::new();
         let mut args = Vec::new();
         for part in parts {
@@ -241,11 +240,11 @@ impl Gen<'_, '_> {
                 Part::Field(index) => {
                     fmt.push_str("{}");
                     let field = &self.model.fields[*index];
+                    // A cast to `&dyn Display`, every token at the literal: a field that is
+                    // not `Display` is reported there, naming only std's trait.
                     let member = field.ident;
-                    let ty = field.ty;
-                    let ty = respan(&quote!(#ty), span);
-                    let p = respan(p, span);
-                    args.push(quote!(#p::display::<#ty>(&self.#member)));
+                    let value = respan(&quote!(&self.#member as &dyn ::core::fmt::Display), span);
+                    args.push(quote!((#value)));
                 }
                 Part::Count => {
                     fmt.push_str("{}");
