@@ -44,7 +44,7 @@ impl TaskStatus {
 #[presenter(agent_limit = 5)]
 #[rule("Dates are YYYY-MM-DD.")]
 #[ui(Self::panels)]
-#[collection_ui(table(id, title, status, due))]
+#[collection_ui(table(id, title, status, due), title = "Tasks")]
 pub struct Task {
     /// `T-1`…
     pub id: String,

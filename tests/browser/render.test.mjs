@@ -219,8 +219,8 @@ describe("task tracker results: every other UI kind", () => {
     const result = await call(tasks, "tasks", { action: "get_project", id: "PRJ-1" });
     const { page, frame, errors, shot } = await mount(result, { name: "tasks-get-project" });
     const cards = frame.locator("main > .card");
-    // The tasks' table is generated from the embedded tasks' own fields (`#[collection_ui(table(...))]`): no title.
-    assert.deepEqual(await cards.locator("h2").allTextContents(), ["To do", "Doing", "Done", "Plan"]);
+    // The tasks' table is generated from the embedded tasks' own fields (`#[collection_ui(table(...))]`), without a priority.
+    assert.deepEqual(await cards.locator("h2").allTextContents(), ["To do", "Doing", "Done", "Plan", "Tasks"]);
     const thirds = await Promise.all([0, 1, 2].map((i) => box(cards.nth(i))));
     const main = await box(frame.locator("main"));
     assert.ok(thirds.every((b) => near(b.y, thirds[0].y) && b.width < main.width * 0.36), "three in a row");

@@ -96,6 +96,8 @@ pub mod key {
     pub const SUMMARY: &str = "summary";
     /// A table UI block of named fields.
     pub const TABLE: &str = "table";
+    /// The title of a declared UI block.
+    pub const TITLE: &str = "title";
 
     // `#[redact(...)]`
     /// A fixed censor text.

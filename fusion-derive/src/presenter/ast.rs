@@ -131,6 +131,8 @@ pub struct Declaration {
     pub when: Option<Expr>,
     /// What it produces.
     pub kind: DeclKind,
+    /// The title of its UI block (`title = "..."`), for a UI declaration that is not a function.
+    pub title: Option<LitStr>,
 }
 
 /// What a declaration produces.

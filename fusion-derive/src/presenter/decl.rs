@@ -23,6 +23,8 @@ pub struct Decl {
     pub when: Option<Expr>,
     /// `reveal(field, ...)`.
     pub reveal: Vec<Ident>,
+    /// `title = "..."` of a UI declaration that is not a function.
+    pub title: Option<LitStr>,
 }
 
 /// What a declaration produces, as written.
@@ -129,6 +131,7 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     );
     let when = args.expr(key::WHEN).cloned();
     let reveal = args.idents(key::REVEAL).to_vec();
+    let title = args.str(key::TITLE).cloned();
     let mut parts = Parts {
         attr,
         attr_name,
@@ -149,6 +152,7 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
         body,
         when,
         reveal,
+        title,
     })
 }
 
@@ -316,6 +320,7 @@ const UI: Family = Family {
         spec(key::MARKDOWN, Kind::Str, "markdown = \"Client: {name}\""),
         spec(key::SUMMARY, Kind::Str, "summary = \"{n} items\""),
         spec(key::TABLE, Kind::Idents, "table(id, title, status)"),
+        spec(key::TITLE, Kind::Str, "title = \"Tasks\""),
         spec(key::WHEN, Kind::Callback, "when = Self::is_open"),
         spec(key::REVEAL, Kind::Idents, "reveal(ssn)"),
     ],
@@ -357,6 +362,14 @@ fn ui(parts: &mut Parts<'_>) -> Option<DeclBody> {
             .push(conflict(attr_name, &bodies[0].0, &bodies[1].0, bodies[1].1));
     }
     let body = bodies.into_iter().next().map(|(_, _, body)| body);
+    if let (Some(DeclBody::UiCall(_)), Some(span)) = (&body, parts.args.span(key::TITLE)) {
+        parts.errors.at(
+            span,
+            format!(
+                "`title` is not expected with a function in `#[{attr_name}(...)]`: the function titles its block with `.title(...)`; remove `title = ...`"
+            ),
+        );
+    }
     match body {
         Some(DeclBody::UiCall(_)) => parts.reveal_conflicts_with("a function"),
         // A table shows each field as the data block does: a redacted one as its censor.

@@ -80,6 +80,7 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
         body,
         when,
         reveal,
+        title,
     } = decl;
     let scope = match attr_name {
         name::COLLECTION_RULE | name::COLLECTION_SUGGEST | name::COLLECTION_UI => Scope::Collection,
@@ -92,6 +93,7 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
             scope,
             when,
             kind: DeclKind::Table(columns),
+            title,
         });
     }
     let mut text = |template: &Template| match resolve(attr_name, scope, template, &reveal, fields)
@@ -114,7 +116,12 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
         // Resolved above.
         DeclBody::UiTable(_) => return None,
     };
-    (!failed).then_some(Declaration { scope, when, kind })
+    (!failed).then_some(Declaration {
+        scope,
+        when,
+        kind,
+        title,
+    })
 }
 
 /// `reveal(...)` names hidden fields the template uses, in item declarations only.

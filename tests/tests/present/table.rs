@@ -131,6 +131,31 @@ fn v163_empty_collection_table() {
     );
 }
 
+/// A declared UI block takes a title: tables, markdown and summaries alike.
+#[test]
+fn declared_blocks_take_a_title() {
+    #[derive(Presenter)]
+    #[ui(table(id), title = "Row")]
+    #[ui(markdown = "Row {id}", title = "Note")]
+    #[collection_ui(summary = "{n} rows", title = "Count")]
+    struct Row {
+        id: u32,
+    }
+    let response = Row { id: 7 }.present().build().unwrap();
+    assert_eq!(
+        response.blocks()[1..],
+        [
+            "<ui_passthrough type=\"markdown\" title=\"Row\">\n| id |\n| --- |\n| 7 |\n</ui_passthrough>",
+            "<ui_passthrough type=\"markdown\" title=\"Note\">\nRow 7\n</ui_passthrough>",
+        ]
+    );
+    let all = Row::present_all(&[]).build().unwrap();
+    assert_eq!(
+        all.blocks()[1],
+        "<ui_passthrough type=\"summary\" title=\"Count\">\n📊 **Summary**: 0 rows\n</ui_passthrough>"
+    );
+}
+
 /// The cell text of each JSON kind (wire format §4.4).
 #[test]
 fn cells_read_like_the_data_block() {

@@ -137,6 +137,14 @@ impl Gen<'_, '_> {
                 #api::#trait_name::#method(#result, #out);
             }
         };
+        // The push of a declared block, with its `title = "..."` if given.
+        let titled = |block: TokenStream| {
+            if let Some(title) = &decl.title {
+                quote!(__fusion_out.push(#p::UiBlock::title(#block, #title));)
+            } else {
+                quote!(__fusion_out.push(#block);)
+            }
+        };
         let push = match &decl.kind {
             DeclKind::Rule(text) => self.rule(text, decl.scope),
             DeclKind::RuleCall(f) => call(f, "IntoRules", "push_rules"),
@@ -149,13 +157,13 @@ impl Gen<'_, '_> {
             DeclKind::UiCall(f) => call(f, "IntoUi", "push_ui"),
             DeclKind::Markdown(text) => {
                 let text = self.text(text, decl.scope);
-                quote!(__fusion_out.push(#p::ui_markdown(#text));)
+                titled(quote!(#p::ui_markdown(#text)))
             }
             DeclKind::Summary(text) => {
                 let text = self.text(text, decl.scope);
-                quote!(__fusion_out.push(#p::ui_summary(#text));)
+                titled(quote!(#p::ui_summary(#text)))
             }
-            DeclKind::Table(columns) => self.table(columns, decl.scope),
+            DeclKind::Table(columns) => titled(self.table(columns, decl.scope)),
         };
         match &decl.when {
             None => push,
@@ -166,7 +174,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// The push of a generated table (wire format §4.4): the headers are the wire names; each
+    /// A generated table (wire format §4.4): the headers are the wire names; each
     /// cell is the member's wire value (its censor when redacted, empty when skipped by value)
     /// as `ui::cell` writes it; one row for an item, one per shown item for a collection.
     fn table(&self, columns: &[usize], scope: Scope) -> TokenStream {
@@ -198,7 +206,7 @@ impl Gen<'_, '_> {
                 ::core::iter::Iterator::map(<[Self]>::iter(__fusion_items), |__fusion_item| [#(#cells),*])
             },
         };
-        quote!(__fusion_out.push(#p::ui_table([#(#headers),*], #rows));)
+        quote!(#p::ui_table([#(#headers),*], #rows))
     }
 
     /// A text as `&'static str` (static) or `String` (template).
