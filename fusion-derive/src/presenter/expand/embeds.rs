@@ -1,6 +1,7 @@
 //! Embedded fields (wire format §6.8): the `Embed` impl of the model, the `DECLARES_UI` its
-//! children contribute, and the checks that each `#[embed]` field holds a presenter, made so a
-//! field that does not gets one error at its type.
+//! children contribute, and the trait paths every use of an `#[embed]` field goes through, so
+//! a field that holds no presenter gets one error, at its type. The data write of every
+//! embedded field (`serialize_selected`) is the check that always runs.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -17,10 +18,10 @@ impl<'a> Gen<'_, 'a> {
     /// embedded field's `DECLARES_UI` is or-ed in. Nothing (the default, `false`) when neither
     /// applies.
     ///
-    /// Without a declared context, each field is read through `Embeddable`, which is also the
-    /// check that the field holds a presenter (one error at its type, see [`Self::embed_checks`]);
-    /// with one, through a probe that is `false` for a type that embeds nothing, since the embed
-    /// call of the `Presenter` impl reports that type.
+    /// Without a declared context, each field is read through `Embeddable`, like its data write
+    /// (a field that holds no presenter is one error at its type: the compiler drops the
+    /// identical repeats); with one, through a probe that is `false` for a type that embeds
+    /// nothing, since the data write and the embed call report that type.
     pub(super) fn declares_ui(&self) -> TokenStream {
         let p = &self.p;
         if self.declares_own_ui() {
@@ -47,21 +48,6 @@ impl<'a> Gen<'_, 'a> {
                 }
             }
         }
-    }
-
-    /// The presenter check of the embedded fields that `DECLARES_UI` does not read (a model
-    /// without a declared context whose own UI settles it): `const _` items, one error each at
-    /// the field's type.
-    pub(super) fn embed_checks(&self) -> TokenStream {
-        if self.model.context.is_some() || !self.declares_own_ui() {
-            return quote!();
-        }
-        let p = &self.p;
-        let checks = self.checked_embeds().into_iter().map(|ty| {
-            let check = self.embeddable(ty);
-            quote!(const _: #p::bool = #check;)
-        });
-        quote!(#(#checks)*)
     }
 
     /// `<Ty as Embeddable>::DECLARES_UI`, spanned at the field's type.

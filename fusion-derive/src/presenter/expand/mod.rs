@@ -22,7 +22,6 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     let presenter_impl = generator.presenter_impl();
     let embed_impl = generator.embed_impl();
     let inherent = generator.inherent_impl();
-    let embed_checks = generator.embed_checks();
     quote! {
         #field_enum
         #model_impl
@@ -30,7 +29,6 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
         #presenter_impl
         #embed_impl
         #inherent
-        #embed_checks
     }
 }
 
