@@ -1,5 +1,5 @@
 //! A small task tracker: the second example, whose presenters use every UI kind the billing
-//! example does not (a mermaid gantt, markdown, a table, JSON and a code block), so that the MCP
+//! example does not (a mermaid gantt, markdown, a generated table, JSON and a code block), so that the MCP
 //! Apps view renders all of them. `tasks_server` serves it over MCP stdio.
 
 use std::error::Error;
@@ -37,9 +37,14 @@ impl TaskStatus {
 }
 
 /// A task of a project.
+///
+/// A list of tasks (the project's, embedded) shows at most five, as a table of the task's own
+/// fields: the generated table shows each cell as the data block does.
 #[derive(Debug, Clone, Presenter)]
+#[presenter(agent_limit = 5)]
 #[rule("Dates are YYYY-MM-DD.")]
 #[ui(Self::panels)]
+#[collection_ui(table(id, title, status, due), title = "Tasks")]
 pub struct Task {
     /// `T-1`…
     pub id: String,
@@ -88,12 +93,14 @@ pub struct Project {
     /// Who runs it; never written to a response.
     #[redact]
     pub owner_email: String,
-    /// Its tasks, in plan order.
+    /// Its tasks, in plan order; embedded, so their table and rules come with the project.
+    #[embed]
     pub tasks: Vec<Task>,
 }
 
 impl Project {
-    /// Counters per status (a third each), the tasks as a table, and the plan as a gantt chart.
+    /// Counters per status (a third each) and the plan as a gantt chart (the tasks' table
+    /// comes with the embedded tasks).
     fn overview(&self) -> Vec<UiBlock> {
         let count = |status| self.tasks.iter().filter(|t| t.status == status).count();
         let mut blocks: Vec<UiBlock> = [
@@ -109,19 +116,6 @@ impl Project {
                 .priority(3)
         })
         .collect();
-        let rows = self.tasks.iter().map(|t| {
-            vec![
-                t.id.clone(),
-                t.title.clone(),
-                t.status.as_str().to_owned(),
-                t.due.clone(),
-            ]
-        });
-        blocks.push(
-            ui::table(["Id", "Title", "Status", "Due"], rows)
-                .title("Tasks")
-                .priority(2),
-        );
         blocks.push(ui::mermaid(self.gantt()).title("Plan").priority(1));
         blocks
     }

@@ -41,6 +41,8 @@ pub use crate::response::{Rules, Suggestion, Suggestions};
 pub use crate::response::ui::UiBlock;
 // The templated UI helpers (`#[ui(markdown = "...")]`, `#[ui(summary = "...")]`).
 pub use crate::response::ui::{markdown as ui_markdown, summary as ui_summary};
+// The generated table of `#[ui(table(...))]`: the helper and its cells.
+pub use crate::response::ui::{cell as ui_cell, table as ui_table};
 // `Model::present()` and `Model::present_all()` of the generated inherent methods.
 pub use crate::present::engine::{present, present_all};
 
@@ -60,6 +62,8 @@ pub use crate::present::expansion::{ALL_FIELDS, REDACTED};
 pub use crate::present::expansion::censor_option;
 // A field embedded with `#[embed]`, spanned at the field's type.
 pub use crate::present::expansion::embed;
+// The `DECLARES_UI` of an embedded field that may embed nothing (the embed call reports it).
+pub use crate::present::expansion::{DeclaresUiFallback, DeclaresUiProbe};
 // A template argument, spanned at the template.
 pub use crate::present::expansion::display;
 // The body of a failed derive's stub `Serialize` impl.

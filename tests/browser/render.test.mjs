@@ -219,14 +219,15 @@ describe("task tracker results: every other UI kind", () => {
     const result = await call(tasks, "tasks", { action: "get_project", id: "PRJ-1" });
     const { page, frame, errors, shot } = await mount(result, { name: "tasks-get-project" });
     const cards = frame.locator("main > .card");
-    assert.deepEqual(await cards.locator("h2").allTextContents(), ["To do", "Doing", "Done", "Tasks", "Plan"]);
+    // The tasks' table is generated from the embedded tasks' own fields (`#[collection_ui(table(...))]`), without a priority.
+    assert.deepEqual(await cards.locator("h2").allTextContents(), ["To do", "Doing", "Done", "Plan", "Tasks"]);
     const thirds = await Promise.all([0, 1, 2].map((i) => box(cards.nth(i))));
     const main = await box(frame.locator("main"));
     assert.ok(thirds.every((b) => near(b.y, thirds[0].y) && b.width < main.width * 0.36), "three in a row");
     assert.ok(thirds[0].x < thirds[1].x && thirds[1].x < thirds[2].x);
     assert.equal(await cards.nth(0).textContent(), "To do2 tasks\n");
     const table = frame.locator(".card[data-type=markdown] table");
-    assert.deepEqual(await table.locator("th").allTextContents(), ["Id", "Title", "Status", "Due"]);
+    assert.deepEqual(await table.locator("th").allTextContents(), ["id", "title", "status", "due"]);
     assert.equal(await table.locator("tbody tr").count(), 5);
     assert.deepEqual(await table.locator("tbody tr").nth(2).locator("td").allTextContents(), ["T-3", "Build the pages", "doing", "2026-12-04"]);
     const gantt = frame.locator(".card[data-type=mermaid] .diagram svg");
@@ -276,8 +277,9 @@ describe("task tracker results: every other UI kind", () => {
       assert.equal(await view.locator("script:not([src])").count(), 1, "the document's own script alone");
       assert.deepEqual(errors, [], "nothing was even attempted (the policy would report it)");
       if (name === "tasks-hostile-project") {
-        const cell = frame.locator("tbody tr").last().locator("td").nth(1);
-        assert.equal(await cell.textContent(), `<img src=x onerror="${PAYLOAD}"> &lt;/ui_passthrough> | cell`);
+        // The sixth task is past the tasks' agent limit (5): the table stops before it and says so.
+        assert.equal(await frame.locator("tbody tr").count(), 5);
+        assert.match(await frame.locator(".card.summary").textContent(), /5 shown, 1 hidden/);
         assert.ok((await frame.locator(".diagram svg text").allTextContents()).some((t) => t.includes("onerror")));
       } else {
         const notes = frame.locator(".card[data-type=markdown]");

@@ -94,6 +94,10 @@ pub mod key {
     pub const MARKDOWN: &str = "markdown";
     /// A summary UI block.
     pub const SUMMARY: &str = "summary";
+    /// A table UI block of named fields.
+    pub const TABLE: &str = "table";
+    /// The title of a declared UI block.
+    pub const TITLE: &str = "title";
 
     // `#[redact(...)]`
     /// A fixed censor text.

@@ -131,6 +131,8 @@ pub struct Declaration {
     pub when: Option<Expr>,
     /// What it produces.
     pub kind: DeclKind,
+    /// The title of its UI block (`title = "..."`), for a UI declaration that is not a function.
+    pub title: Option<LitStr>,
 }
 
 /// What a declaration produces.
@@ -149,6 +151,9 @@ pub enum DeclKind {
     Markdown(Text),
     /// `summary = "..."`.
     Summary(Text),
+    /// `table(id, title)`: the columns, by position in [`Model::fields`] (each a wire member
+    /// that is not embedded).
+    Table(Vec<usize>),
 }
 
 impl Declaration {

@@ -23,6 +23,8 @@ pub struct Decl {
     pub when: Option<Expr>,
     /// `reveal(field, ...)`.
     pub reveal: Vec<Ident>,
+    /// `title = "..."` of a UI declaration that is not a function.
+    pub title: Option<LitStr>,
 }
 
 /// What a declaration produces, as written.
@@ -41,6 +43,8 @@ pub enum DeclBody {
     UiMarkdown(Template),
     /// `#[ui(summary = "...")]`.
     UiSummary(Template),
+    /// `#[ui(table(id, title))]`: the columns as written.
+    UiTable(Vec<Ident>),
 }
 
 impl DeclBody {
@@ -49,7 +53,10 @@ impl DeclBody {
         match self {
             DeclBody::RuleText(t) | DeclBody::UiMarkdown(t) | DeclBody::UiSummary(t) => vec![t],
             DeclBody::SuggestPair(tool, reason) => vec![tool, reason],
-            DeclBody::RuleCall(_) | DeclBody::SuggestCall(_) | DeclBody::UiCall(_) => Vec::new(),
+            DeclBody::RuleCall(_)
+            | DeclBody::SuggestCall(_)
+            | DeclBody::UiCall(_)
+            | DeclBody::UiTable(_) => Vec::new(),
         }
     }
 }
@@ -124,6 +131,7 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     );
     let when = args.expr(key::WHEN).cloned();
     let reveal = args.idents(key::REVEAL).to_vec();
+    let title = args.str(key::TITLE).cloned();
     let mut parts = Parts {
         attr,
         attr_name,
@@ -144,6 +152,7 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
         body,
         when,
         reveal,
+        title,
     })
 }
 
@@ -310,6 +319,8 @@ const UI: Family = Family {
         spec(key::CALL, Kind::Callback, "call = Self::gauge"),
         spec(key::MARKDOWN, Kind::Str, "markdown = \"Client: {name}\""),
         spec(key::SUMMARY, Kind::Str, "summary = \"{n} items\""),
+        spec(key::TABLE, Kind::Idents, "table(id, title, status)"),
+        spec(key::TITLE, Kind::Str, "title = \"Tasks\""),
         spec(key::WHEN, Kind::Callback, "when = Self::is_open"),
         spec(key::REVEAL, Kind::Idents, "reveal(ssn)"),
     ],
@@ -317,7 +328,8 @@ const UI: Family = Family {
     body: ui,
 };
 
-/// `#[ui(f)]`, `#[ui(call = f)]`, `#[ui(markdown = "...")]` or `#[ui(summary = "...")]`.
+/// `#[ui(f)]`, `#[ui(call = f)]`, `#[ui(markdown = "...")]`, `#[ui(summary = "...")]` or
+/// `#[ui(table(id, title))]`.
 fn ui(parts: &mut Parts<'_>) -> Option<DeclBody> {
     let attr_name = parts.attr_name;
     let mut bodies: Vec<(String, Span, DeclBody)> = Vec::new();
@@ -339,14 +351,39 @@ fn ui(parts: &mut Parts<'_>) -> Option<DeclBody> {
             bodies.push((format!("`{key}`"), span, make(template)));
         }
     }
+    let columns = parts.args.idents(key::TABLE).to_vec();
+    if !columns.is_empty() {
+        let span = parts.args.span(key::TABLE).unwrap_or(columns[0].span());
+        bodies.push(("`table`".to_owned(), span, DeclBody::UiTable(columns)));
+    }
     if bodies.len() > 1 {
         parts
             .errors
             .push(conflict(attr_name, &bodies[0].0, &bodies[1].0, bodies[1].1));
     }
     let body = bodies.into_iter().next().map(|(_, _, body)| body);
-    if matches!(body, Some(DeclBody::UiCall(_))) {
-        parts.reveal_conflicts_with("a function");
+    if let (Some(DeclBody::UiCall(_)), Some(span)) = (&body, parts.args.span(key::TITLE)) {
+        parts.errors.at(
+            span,
+            format!(
+                "`title` is not expected with a function in `#[{attr_name}(...)]`: the function titles its block with `.title(...)`; remove `title = ...`"
+            ),
+        );
+    }
+    match body {
+        Some(DeclBody::UiCall(_)) => parts.reveal_conflicts_with("a function"),
+        // A table shows each field as the data block does: a redacted one as its censor.
+        Some(DeclBody::UiTable(_)) => {
+            if let Some(span) = parts.reveal {
+                parts.errors.at(
+                    span,
+                    format!(
+                        "`reveal` is not expected with `table` in `#[{attr_name}(...)]`: a table shows each field as the data block does, a redacted one as its censor; remove `reveal(...)`"
+                    ),
+                );
+            }
+        }
+        _ => {}
     }
     if body.is_none() && parts.errors.is_empty() {
         parts.errors.spanned(

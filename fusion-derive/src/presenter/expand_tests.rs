@@ -167,3 +167,20 @@ fn presenter_format_toon() {
         }
     }));
 }
+
+#[test]
+fn ui_table_item_and_collection() {
+    insta::assert_snapshot!(expand(quote! {
+        #[ui(table(id, title, email))]
+        #[collection_ui(table(id, tags))]
+        struct Task {
+            id: u32,
+            #[serde(rename = "name")]
+            title: String,
+            #[redact]
+            email: String,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            tags: Vec<String>,
+        }
+    }));
+}

@@ -52,7 +52,15 @@ impl Template {
 
     /// Where `{name}` is written inside the literal, so a mistake about one placeholder points
     /// at it; the whole literal where the compiler cannot narrow a span (`Literal::subspan` is
-    /// still unstable, so on stable Rust this is always the whole literal).
+    /// still unstable, so on stable Rust this is always the whole literal, and the messages
+    /// quote the placeholder instead).
+    ///
+    /// Not used, on purpose: making rustc itself report at the placeholder, by `format_args!`
+    /// of the user's literal (rustc points each captured name at its placeholder) with a
+    /// deprecated constant per wrong name and `#[deny(deprecated)]`. That gives one error at
+    /// `{name}`, but prefixed "use of deprecated constant", and it fails open: Cargo caps lints
+    /// of dependencies (`--cap-lints allow`), so a broken template would then compile. Without
+    /// the constant, rustc's hard error is "cannot find value in this scope", in its voice.
     pub fn placeholder_span(&self, name: &str) -> Span {
         let token = self.lit.token();
         placeholder_range(&token.to_string(), name)

@@ -80,12 +80,22 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
         body,
         when,
         reveal,
+        title,
     } = decl;
     let scope = match attr_name {
         name::COLLECTION_RULE | name::COLLECTION_SUGGEST | name::COLLECTION_UI => Scope::Collection,
         _ => Scope::Item,
     };
     let mut failed = !check_reveal(attr_name, scope, &reveal, &body.templates(), fields, errors);
+    if let DeclBody::UiTable(columns) = &body {
+        let columns = table_columns(attr_name, columns, fields, errors);
+        return columns.filter(|_| !failed).map(|columns| Declaration {
+            scope,
+            when,
+            kind: DeclKind::Table(columns),
+            title,
+        });
+    }
     let mut text = |template: &Template| match resolve(attr_name, scope, template, &reveal, fields)
     {
         Ok(text) => text,
@@ -103,8 +113,15 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
         DeclBody::UiCall(call) => DeclKind::UiCall(call),
         DeclBody::UiMarkdown(template) => DeclKind::Markdown(text(&template)),
         DeclBody::UiSummary(template) => DeclKind::Summary(text(&template)),
+        // Resolved above.
+        DeclBody::UiTable(_) => return None,
     };
-    (!failed).then_some(Declaration { scope, when, kind })
+    (!failed).then_some(Declaration {
+        scope,
+        when,
+        kind,
+        title,
+    })
 }
 
 /// `reveal(...)` names hidden fields the template uses, in item declarations only.
@@ -150,6 +167,59 @@ fn check_reveal(
     fine
 }
 
+/// The columns of `table(...)`: each a field on the wire that is not embedded, listed once.
+/// Returns their positions in `fields`, or `None` after reporting every mistake.
+fn table_columns(
+    attr_name: &str,
+    columns: &[Ident],
+    fields: &[Field<'_>],
+    errors: &mut Errors,
+) -> Option<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut fine = true;
+    for (i, ident) in columns.iter().enumerate() {
+        let name = unraw(ident);
+        let mut mistake = |message: String| {
+            errors.push(error(ident, message));
+            fine = false;
+        };
+        let Some(index) = fields.iter().position(|f| f.name == name) else {
+            let message = match did_you_mean(&name, fields.iter().map(|f| f.name.as_str())) {
+                Some(close) => format!("the model has no field `{name}`; did you mean `{close}`?"),
+                None => format!(
+                    "the model has no field `{name}`; `table(...)` lists fields of the model, like `table({})`",
+                    fields
+                        .iter()
+                        .filter(|f| f.wire.is_some() && !f.embed)
+                        .take(3)
+                        .map(|f| f.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            mistake(message);
+            continue;
+        };
+        let field = &fields[index];
+        if columns[..i].iter().any(|c| unraw(c) == name) {
+            mistake(format!(
+                "`{name}` is listed twice in `#[{attr_name}(table(...))]`; remove one"
+            ));
+        } else if field.wire.is_none() {
+            mistake(format!(
+                "`{name}` is never on the wire, so the table cannot show it as the data block does; remove it from `table(...)`"
+            ));
+        } else if field.embed {
+            mistake(format!(
+                "`{name}` is embedded: its own blocks present it; remove it from `table(...)`"
+            ));
+        } else {
+            out.push(index);
+        }
+    }
+    fine.then_some(out)
+}
+
 fn unknown_field(span: Span, name: &str, fields: &[Field<'_>]) -> Error {
     let message = match did_you_mean(name, fields.iter().map(|f| f.name.as_str())) {
         Some(close) => format!("the model has no field `{name}`; did you mean `{close}`?"),
@@ -164,6 +234,26 @@ fn unknown_field(span: Span, name: &str, fields: &[Field<'_>]) -> Error {
         ),
     };
     error_at(span, message)
+}
+
+/// A placeholder that names no field, reported at the literal (see
+/// `Template::placeholder_span`), so the message quotes the placeholder as written.
+fn unknown_placeholder(template: &Template, name: &str, fields: &[Field<'_>]) -> Error {
+    let message = match did_you_mean(name, fields.iter().map(|f| f.name.as_str())) {
+        Some(close) => {
+            format!("`{{{name}}}` names no field of the model; did you mean `{{{close}}}`?")
+        }
+        None => format!(
+            "`{{{name}}}` names no field of the model; templates name fields, like {}",
+            fields
+                .iter()
+                .take(3)
+                .map(|f| format!("`{{{}}}`", f.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    error_at(template.placeholder_span(name), message)
 }
 
 /// Resolves a template's placeholders against the fields (item scope) or `{n}` (collections).
@@ -196,7 +286,7 @@ fn resolve(
             }
             Piece::Name(name) => {
                 let Some(index) = fields.iter().position(|f| f.name == *name) else {
-                    return Err(unknown_field(template.placeholder_span(name), name, fields));
+                    return Err(unknown_placeholder(template, name, fields));
                 };
                 let field = &fields[index];
                 let revealed = reveal.iter().any(|r| unraw(r) == *name);

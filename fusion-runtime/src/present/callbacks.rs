@@ -3,7 +3,8 @@
 //!
 //! A callback takes `&T`, or `&T` and the request context `&C`; the derive does not know which,
 //! and the marker types [`ValueOnly`] and [`WithContext`] let the compiler pick the one impl of
-//! [`Callback`] that fits. What a callback returns is pushed through [`IntoRules`],
+//! [`Callback`] that fits. A model that declares no context calls its callbacks through
+//! [`ValueCallback`], which takes only `&T`. What a callback returns is pushed through [`IntoRules`],
 //! [`IntoSuggestions`] or [`IntoUi`]: implement one of them for a type of your own to return it
 //! from a callback.
 //!
@@ -40,7 +41,7 @@ pub enum WithContext {}
 #[diagnostic::on_unimplemented(
     message = "this presenter callback does not fit: it must take `&{T}` (or `&{T}` and `&{C}`) and return `{R}`",
     label = "expected `fn(&{T}) -> {R}` or `fn(&{T}, &{C}) -> {R}`",
-    note = "a callback that reads the context needs `#[presenter(context = YourContext)]` on the model"
+    note = "a callback takes the value and, if it reads it, the context `&{C}` the model declares; it returns `{R}`"
 )]
 pub trait Callback<T: ?Sized, C: ?Sized, R, M> {
     /// Calls the callback.
@@ -59,6 +60,57 @@ impl<T: ?Sized, C: ?Sized, R, F: Fn(&T, &C) -> R> Callback<T, C, R, WithContext>
     fn call(&self, value: &T, ctx: &C) -> R {
         self(value, ctx)
     }
+}
+
+/// A callback of a model that declares no context: it takes only `&T` (a model without
+/// `#[presenter(context = ...)]` is presented with any context, so a callback cannot read one).
+///
+/// The second impl, for a callback that also takes a context, has a bound no type meets
+/// ([`ContextDeclared`]): with two impls to choose from, the compiler reports this trait's own
+/// message, which says to declare the context, rather than a bare argument-count mismatch.
+#[diagnostic::on_unimplemented(
+    message = "this presenter callback does not fit: it must take `&{T}` and return `{R}`",
+    label = "expected `fn(&{T}) -> {R}`",
+    note = "a callback that reads the context needs `#[presenter(context = YourContext)]` on the model"
+)]
+pub trait ValueCallback<T: ?Sized, R, M> {
+    /// Calls the callback.
+    fn call(&self, value: &T) -> R;
+}
+
+impl<T: ?Sized, R, F: Fn(&T) -> R> ValueCallback<T, R, ValueOnly> for F {
+    #[inline]
+    fn call(&self, value: &T) -> R {
+        self(value)
+    }
+}
+
+/// Marker of a callback that reads a context of type `C` on a model that declares none.
+pub struct ReadsContext<C: ?Sized>(core::marker::PhantomData<C>);
+
+impl<T: ?Sized, R, C: ContextDeclared + ?Sized, F: Fn(&T, &C) -> R>
+    ValueCallback<T, R, ReadsContext<C>> for F
+{
+    #[inline]
+    fn call(&self, _value: &T) -> R {
+        C::never_called()
+    }
+}
+
+/// A bound no type meets (the trait is sealed), so the [`ReadsContext`] impl of
+/// [`ValueCallback`] never applies.
+#[diagnostic::on_unimplemented(
+    message = "the model declares no context, so no callback can read `{Self}`",
+    note = "add `#[presenter(context = {Self})]` to the model, or drop the callback's context parameter"
+)]
+pub trait ContextDeclared: sealed::Sealed {
+    /// Never called: no type implements this trait.
+    fn never_called<R>() -> R;
+}
+
+mod sealed {
+    /// Keeps [`super::ContextDeclared`] unimplementable outside this module.
+    pub trait Sealed {}
 }
 
 /// Calls a rule, suggestion or UI function (`call = ...`, positional UI paths).

@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
 use crate::encode::EncodeError;
@@ -150,6 +151,91 @@ impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for &E {
 
     fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
         (**self).embed_into(ctx, sink);
+    }
+}
+
+/// What `#[embed]` accepts on a model that declares no context: a value that embeds with any
+/// context, `()` among them, and that the parent's data block can write.
+///
+/// The derive reads such a model's embedded fields through this trait only (the data block
+/// writes [`Embeddable::write_member`], the UI flag reads [`Embeddable::DECLARES_UI`]), so a field that
+/// holds no presenter is reported once, at its type, without naming a context the model never
+/// wrote or the `Serialize` its derive would have given.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be embedded: it is not a presenter",
+    label = "`#[embed]` needs a presenter here",
+    note = "derive `Presenter` on the field's type (on the item type of a `Vec`, slice or `Option`), or remove `#[embed]` from the field; a child with `#[presenter(context = ...)]` needs the same context on the parent"
+)]
+pub trait Embeddable {
+    /// [`Embed::DECLARES_UI`] of the value.
+    const DECLARES_UI: bool;
+
+    /// Writes the value as the member `key` of the parent's data block.
+    ///
+    /// # Errors
+    ///
+    /// The serializer's error.
+    fn write_member<S: SerializeStruct>(
+        &self,
+        state: &mut S,
+        key: &'static str,
+    ) -> Result<(), S::Error>;
+}
+
+// `do_not_recommend`: a field that is no presenter is reported as "not `Embeddable`" with the
+// message above, not as an unmet bound of this impl.
+#[diagnostic::do_not_recommend]
+impl<E: Embed<()> + Serialize + ?Sized> Embeddable for E {
+    const DECLARES_UI: bool = <E as Embed<()>>::DECLARES_UI;
+
+    #[inline]
+    fn write_member<S: SerializeStruct>(
+        &self,
+        state: &mut S,
+        key: &'static str,
+    ) -> Result<(), S::Error> {
+        state.serialize_field(key, self)
+    }
+}
+
+/// What `#[embed]` accepts on a model with the context `Ctx`: [`Embeddable`]'s twin, through
+/// which the derive both writes and embeds the field (one error at its type when it is no
+/// presenter for `Ctx`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be embedded: it is not a presenter for the context `{Ctx}`",
+    label = "`#[embed]` needs a presenter here",
+    note = "derive `Presenter` with `#[presenter(context = {Ctx})]` on the field's type (on the item type of a `Vec`, slice or `Option`), or remove `#[embed]` from the field"
+)]
+pub trait EmbeddableIn<Ctx: ?Sized> {
+    /// Writes the value as the member `key` of the parent's data block.
+    ///
+    /// # Errors
+    ///
+    /// The serializer's error.
+    fn write_member<S: SerializeStruct>(
+        &self,
+        state: &mut S,
+        key: &'static str,
+    ) -> Result<(), S::Error>;
+
+    /// Presents the value as a child of the current item ([`Embed::embed_into`]).
+    fn embed_field(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>);
+}
+
+#[diagnostic::do_not_recommend]
+impl<E: Embed<Ctx> + Serialize + ?Sized, Ctx: ?Sized> EmbeddableIn<Ctx> for E {
+    #[inline]
+    fn write_member<S: SerializeStruct>(
+        &self,
+        state: &mut S,
+        key: &'static str,
+    ) -> Result<(), S::Error> {
+        state.serialize_field(key, self)
+    }
+
+    #[inline]
+    fn embed_field(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
+        self.embed_into(ctx, sink);
     }
 }
 

@@ -3,6 +3,7 @@
 //! `fusion_runtime::__private`; nothing here is meant to be called by hand.
 
 use std::fmt::Display;
+use std::marker::PhantomData;
 
 use super::engine::{Embed, EmbedSink};
 use crate::model::FieldMask;
@@ -25,6 +26,25 @@ pub fn censor_option<T>(value: &Option<T>, text: &'static str) -> Option<&'stati
 pub fn embed<E: Embed<C> + ?Sized, C: ?Sized>(value: &E, ctx: &C, sink: &mut EmbedSink<'_>) {
     value.embed_into(ctx, sink);
 }
+
+/// The `Embed::DECLARES_UI` of a field type in a model with a declared context, without an
+/// error when the type embeds nothing (the embed call reports that, once): the associated
+/// constant of this inherent impl exists only when `E: Embed<C>`; otherwise
+/// [`DeclaresUiFallback`]'s `false` answers.
+pub struct DeclaresUiProbe<E: ?Sized, C: ?Sized>(PhantomData<E>, PhantomData<C>);
+
+impl<E: Embed<C> + ?Sized, C: ?Sized> DeclaresUiProbe<E, C> {
+    /// The embedded type's `DECLARES_UI`.
+    pub const DECLARES_UI: bool = E::DECLARES_UI;
+}
+
+/// The answer of [`DeclaresUiProbe`] for a type that embeds nothing (generated code imports it).
+pub trait DeclaresUiFallback {
+    /// Nothing embedded, no UI.
+    const DECLARES_UI: bool = false;
+}
+
+impl<E: ?Sized, C: ?Sized> DeclaresUiFallback for DeclaresUiProbe<E, C> {}
 
 /// A template argument: the call is spanned at the template, so a field that is not `Display` is
 /// reported there (and only there: the result always satisfies `format!`).

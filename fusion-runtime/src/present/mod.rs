@@ -4,7 +4,7 @@
 //! - `engine`: the [`Presenter`](crate::Presenter) and [`Embed`] traits, the [`EmbedSink`], and
 //!   the [`Presentation`] that [`present`] and [`present_all`] start;
 //! - `callbacks`: what `call = ...` and `when = ...` functions may take and return
-//!   ([`IntoRules`], [`IntoSuggestions`], [`IntoUi`]);
+//!   ([`Callback`], [`ValueCallback`], [`IntoRules`], [`IntoSuggestions`], [`IntoUi`]);
 //! - `expansion`: the helpers generated code calls (through `__private`).
 //!
 //! This module also re-exports the names of the lower layers a presenter written or used by hand
@@ -29,8 +29,13 @@ pub(crate) mod callbacks;
 pub(crate) mod engine;
 pub(crate) mod expansion;
 
-pub use callbacks::{IntoRules, IntoSuggestions, IntoUi};
-pub use engine::{Embed, EmbedSink, Present, Presentation, present, present_all};
+pub use callbacks::{
+    Callback, ContextDeclared, IntoRules, IntoSuggestions, IntoUi, ReadsContext, ValueCallback,
+    ValueOnly, WithContext,
+};
+pub use engine::{
+    Embed, EmbedSink, Embeddable, EmbeddableIn, Present, Presentation, present, present_all,
+};
 
 pub use crate::model::{Field, FieldMask, Model, UnknownField};
 pub use crate::response::{Format, Rules, Suggestions};

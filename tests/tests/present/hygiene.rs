@@ -62,6 +62,8 @@ mod shadowed {
     #[collection_rule("Total {n}.")]
     #[collection_suggest(tool = "x.list", reason = "{n} rows")]
     #[collection_ui(summary = "{n} shown")]
+    #[ui(table(item_id, secret, pin, card, note), title = "Row")]
+    #[collection_ui(table(item_id, label))]
     pub struct Model<'a, T: ::core::fmt::Display> {
         pub item_id: u32,
         pub label: T,

@@ -16,4 +16,5 @@ mod select;
 mod serde_compat;
 mod suggest;
 mod support;
+mod table;
 mod ui;

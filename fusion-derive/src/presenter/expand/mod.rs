@@ -10,6 +10,7 @@ use syn::{GenericParam, Generics, Ident, WherePredicate};
 
 use super::ast::{Censor, DeclKind, Field, Model, Part, Text, Wire};
 
+mod embeds;
 mod present;
 
 /// Everything the derive generates for one model.
@@ -102,7 +103,11 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
         let mut predicates: Vec<WherePredicate> = Vec::new();
         for field in &self.model.fields {
-            if field.embed && super::ast::mentions(field.ty, &self.params) {
+            // Without a declared context, the impl holds for the contexts the fields embed
+            // with; `Embeddable` reports a field that embeds with none (see `declares_ui`).
+            let bound = super::ast::mentions(field.ty, &self.params)
+                || (self.model.context.is_none() && self.nameable(field.ty));
+            if field.embed && bound {
                 let ty = field.ty;
                 predicates.push(syn::parse_quote!(#ty: #p::Embed<#ctx>));
             }
@@ -140,7 +145,10 @@ impl<'m, 'a> Gen<'m, 'a> {
                     add(tool);
                     add(reason);
                 }
-                DeclKind::RuleCall(_) | DeclKind::SuggestCall(_) | DeclKind::UiCall(_) => {}
+                DeclKind::RuleCall(_)
+                | DeclKind::SuggestCall(_)
+                | DeclKind::UiCall(_)
+                | DeclKind::Table(_) => {}
             }
         }
         out
@@ -311,31 +319,24 @@ impl<'m, 'a> Gen<'m, 'a> {
         let index = wire.index;
         let wire_name = &wire.name;
         let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
-        let value = match (&field.redact, field.is_option) {
-            (None, _) => quote!(&self.#member),
-            (Some(Censor::Default), true) => {
-                quote!(&#p::censor_option(&self.#member, #p::REDACTED))
-            }
-            (Some(Censor::Default), false) => quote!(#p::REDACTED),
-            (Some(Censor::Text(text)), true) => quote!(&#p::censor_option(&self.#member, #text)),
-            (Some(Censor::Text(text)), false) => quote!(#text),
-            // A direct call, so `&String` coerces to a censor taking `&str`.
-            (Some(Censor::With(with)), true) => quote! {
-                &#p::Option::map(
-                    #p::Option::as_ref(&self.#member),
-                    |__fusion_value| (#with)(__fusion_value),
-                )
-            },
-            (Some(Censor::With(with)), false) => quote!(&(#with)(&self.#member)),
-        };
+        let embedded = field.embed.then(|| self.embeddable_as(field.ty)).flatten();
+        let value = self.wire_value(field, &quote!(self));
         // `if let Err` rather than `?`, which costs the compiler a `From` conversion per field
         // (as serde's own derive does).
+        let serialize = if let Some(embeddable) = embedded {
+            // Through the trait that also checks the field holds a presenter: one error.
+            quote!(#embeddable::write_member(&self.#member, &mut __fusion_state, #wire_name))
+        } else {
+            quote! {
+                #p::serde::ser::SerializeStruct::serialize_field(
+                    &mut __fusion_state,
+                    #wire_name,
+                    #value,
+                )
+            }
+        };
         let write = quote! {
-            if let #p::Err(__fusion_error) = #p::serde::ser::SerializeStruct::serialize_field(
-                &mut __fusion_state,
-                #wire_name,
-                #value,
-            ) {
+            if let #p::Err(__fusion_error) = #serialize {
                 return #p::Err(__fusion_error);
             }
         };
@@ -364,6 +365,33 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
     }
 
+    /// The value a field's member holds on the wire, as `&T`: the field of `receiver` (`self`,
+    /// or an item of a collection), or its censor (wire format §8.3). The data block writes
+    /// it; a generated table shows it.
+    fn wire_value(&self, field: &Field<'_>, receiver: &TokenStream) -> TokenStream {
+        let p = &self.p;
+        let member = field.ident;
+        match (&field.redact, field.is_option) {
+            (None, _) => quote!(&#receiver.#member),
+            (Some(Censor::Default), true) => {
+                quote!(&#p::censor_option(&#receiver.#member, #p::REDACTED))
+            }
+            (Some(Censor::Default), false) => quote!(#p::REDACTED),
+            (Some(Censor::Text(text)), true) => {
+                quote!(&#p::censor_option(&#receiver.#member, #text))
+            }
+            (Some(Censor::Text(text)), false) => quote!(#text),
+            // A direct call, so `&String` coerces to a censor taking `&str`.
+            (Some(Censor::With(with)), true) => quote! {
+                &#p::Option::map(
+                    #p::Option::as_ref(&#receiver.#member),
+                    |__fusion_value| (#with)(__fusion_value),
+                )
+            },
+            (Some(Censor::With(with)), false) => quote!(&(#with)(&#receiver.#member)),
+        }
+    }
+
     /// `Serialize`: the redacted wire form, every member.
     fn serialize_impl(&self) -> TokenStream {
         let p = &self.p;
@@ -379,86 +407,6 @@ impl<'m, 'a> Gen<'m, 'a> {
                     __fusion_serializer: __S,
                 ) -> #p::Result<__S::Ok, __S::Error> {
                     <Self as #p::Model>::serialize_selected(self, &#p::ALL_FIELDS, __fusion_serializer)
-                }
-            }
-        }
-    }
-
-    /// `const DECLARES_UI` of the `Model` impl, when presenting the model can produce UI blocks
-    /// (what makes a tool that returns it name the MCP Apps view): its own UI declarations or
-    /// agent limit (the truncation summary is a UI block) make it `true`; otherwise each
-    /// embedded field's `Embed::DECLARES_UI` is or-ed in. Nothing (the default, `false`) when
-    /// neither applies.
-    ///
-    /// An embedded field whose type mentions a type parameter is left out (its `Embed` impl
-    /// would need a bound the `Model` impl cannot have), as is one that mentions the model
-    /// itself (a recursive model would make the constant depend on itself); for those,
-    /// `ToolSpec::ui_app()` says it by hand.
-    fn declares_ui(&self) -> TokenStream {
-        let p = &self.p;
-        let own = self.model.agent_limit.is_some()
-            || self.model.decls.iter().any(|decl| {
-                matches!(
-                    decl.kind,
-                    DeclKind::UiCall(_) | DeclKind::Markdown(_) | DeclKind::Summary(_)
-                )
-            });
-        if own {
-            return quote!(const DECLARES_UI: #p::bool = true;);
-        }
-        let ident = self.ident();
-        let self_ident = Ident::new("Self", ident.span());
-        // A child embedded here is presented with the parent's context; without a declared
-        // one, the child is a presenter for any context, `()` among them.
-        let ctx = self
-            .model
-            .context
-            .as_ref()
-            .map_or_else(|| quote!(()), |ty| quote!(#ty));
-        let children: Vec<TokenStream> = self
-            .model
-            .fields
-            .iter()
-            .filter(|field| {
-                field.embed
-                    && !super::ast::mentions(field.ty, &self.params)
-                    && !super::ast::mentions(field.ty, &[ident, &self_ident])
-            })
-            .map(|field| {
-                let ty = field.ty;
-                quote!(<#ty as #p::Embed<#ctx>>::DECLARES_UI)
-            })
-            .collect();
-        if children.is_empty() {
-            return quote!();
-        }
-        quote!(const DECLARES_UI: #p::bool = #(#children)||*;)
-    }
-
-    /// `Embed<Ctx>`: a model field holding this model presents it as a single child.
-    fn embed_impl(&self) -> TokenStream {
-        let p = &self.p;
-        let ctx = &self.ctx;
-        let ident = self.ident();
-        let mut generics = self.model.input.generics.clone();
-        if self.model.context.is_none() {
-            generics.params.push(GenericParam::Type(
-                syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
-            ));
-        }
-        generics
-            .make_where_clause()
-            .predicates
-            .push(syn::parse_quote!(Self: #p::Presenter<#ctx>));
-        let (impl_generics, _, where_clause) = generics.split_for_impl();
-        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
-        quote! {
-            #[automatically_derived]
-            impl #impl_generics #p::Embed<#ctx> for #ident #ty_generics #where_clause {
-                const DECLARES_UI: #p::bool = <Self as #p::Model>::DECLARES_UI;
-
-                fn embed_into(&self, __fusion_ctx: &#ctx, __fusion_sink: &mut #p::EmbedSink<'_>) {
-                    __fusion_sink.single(self, __fusion_ctx);
                 }
             }
         }

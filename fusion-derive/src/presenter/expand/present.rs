@@ -90,28 +90,7 @@ impl Gen<'_, '_> {
                 }
             });
         }
-        let embeds: Vec<TokenStream> = self
-            .model
-            .fields
-            .iter()
-            .filter(|f| f.embed)
-            .map(|field| {
-                let member = field.ident;
-                let ty = field.ty;
-                // Only the function is spanned at the field's type (a type that is not a
-                // presenter is reported there); locals keep the call-site span, which
-                // `macro_rules!` hygiene would otherwise hide.
-                let embed = quote_spanned!(ty.span()=> #p::embed::<#ty, #ctx>);
-                quote!(#embed(&self.#member, __fusion_ctx, __fusion_sink);)
-            })
-            .collect();
-        if !embeds.is_empty() {
-            items.push(quote! {
-                fn embeds(&self, __fusion_ctx: &#ctx, __fusion_sink: &mut #p::EmbedSink<'_>) {
-                    #(#embeds)*
-                }
-            });
-        }
+        items.extend(self.embeds_method());
         quote! {
             #[automatically_derived]
             impl #impl_generics #p::Presenter<#ctx> for #ident #ty_generics #where_clause {
@@ -130,45 +109,104 @@ impl Gen<'_, '_> {
         };
         // Callback calls are spanned at the callback, so a callback of the wrong shape or
         // return type is reported there; locals keep the call-site span (`macro_rules!`
-        // hygiene would hide them otherwise).
+        // hygiene would hide them otherwise). They go through the public traits of
+        // `fusion_runtime::present` by their trait paths, so an error names only those traits.
         let out = quote!(__fusion_out);
-        let ctx_local = quote!(__fusion_ctx);
-        let call = |f: &syn::Expr, push: TokenStream| {
-            let p = respan(p, f.span());
-            let push = respan(&push, f.span());
+        let krate = &self.model.krate;
+        let invoke = |f: &syn::Expr, returns: TokenStream| {
+            let api = respan(&quote!(#krate::present), f.span());
+            if self.model.context.is_none() {
+                // No context declared: the model is presented with any context, so a callback
+                // cannot read one, and the error says to declare one.
+                quote_spanned! {f.span()=>
+                    #api::ValueCallback::<#target, #returns, _>::call(&(#f), #value)
+                }
+            } else {
+                quote_spanned! {f.span()=>
+                    #api::Callback::<#target, #ctx, #returns, _>::call(&(#f), #value, __fusion_ctx)
+                }
+            }
+        };
+        // `IntoRules::push_rules(result, out)` and its suggestion and UI twins.
+        let call = |f: &syn::Expr, into: &str, push: &str| {
+            let api = respan(&quote!(#krate::present), f.span());
+            let trait_name = format_ident!("{into}", span = f.span());
+            let method = format_ident!("{push}", span = f.span());
+            let result = invoke(f, quote!(_));
             quote_spanned! {f.span()=>
-                #p::#push(#out, #p::call::<#target, #ctx, _, _, _>(&(#f), #value, #ctx_local));
+                #api::#trait_name::#method(#result, #out);
+            }
+        };
+        // The push of a declared block, with its `title = "..."` if given.
+        let titled = |block: TokenStream| {
+            if let Some(title) = &decl.title {
+                quote!(__fusion_out.push(#p::UiBlock::title(#block, #title));)
+            } else {
+                quote!(__fusion_out.push(#block);)
             }
         };
         let push = match &decl.kind {
             DeclKind::Rule(text) => self.rule(text, decl.scope),
-            DeclKind::RuleCall(f) => call(f, quote!(push_rules)),
+            DeclKind::RuleCall(f) => call(f, "IntoRules", "push_rules"),
             DeclKind::Suggest(tool, reason) => {
                 let tool = self.text(tool, decl.scope);
                 let reason = self.text(reason, decl.scope);
                 quote!(__fusion_out.push(#p::Suggestion::new(#tool, #reason));)
             }
-            DeclKind::SuggestCall(f) => call(f, quote!(push_suggestions)),
-            DeclKind::UiCall(f) => call(f, quote!(push_ui)),
+            DeclKind::SuggestCall(f) => call(f, "IntoSuggestions", "push_suggestions"),
+            DeclKind::UiCall(f) => call(f, "IntoUi", "push_ui"),
             DeclKind::Markdown(text) => {
                 let text = self.text(text, decl.scope);
-                quote!(__fusion_out.push(#p::ui_markdown(#text));)
+                titled(quote!(#p::ui_markdown(#text)))
             }
             DeclKind::Summary(text) => {
                 let text = self.text(text, decl.scope);
-                quote!(__fusion_out.push(#p::ui_summary(#text));)
+                titled(quote!(#p::ui_summary(#text)))
             }
+            DeclKind::Table(columns) => titled(self.table(columns, decl.scope)),
         };
         match &decl.when {
             None => push,
             Some(when) => {
-                let p = respan(p, when.span());
-                let guard = quote_spanned! {when.span()=>
-                    #p::when::<#target, #ctx, _, _>(&(#when), #value, #ctx_local)
-                };
+                let guard = invoke(when, quote!(#p::bool));
                 quote!(if #guard { #push })
             }
         }
+    }
+
+    /// A generated table (wire format §4.4): the headers are the wire names; each
+    /// cell is the member's wire value (its censor when redacted, empty when skipped by value)
+    /// as `ui::cell` writes it; one row for an item, one per shown item for a collection.
+    fn table(&self, columns: &[usize], scope: Scope) -> TokenStream {
+        let p = &self.p;
+        let fields: Vec<_> = columns.iter().map(|&i| &self.model.fields[i]).collect();
+        let headers = fields
+            .iter()
+            .filter_map(|field| field.wire.as_ref().map(|wire| &wire.name));
+        let receiver = match scope {
+            Scope::Item => quote!(self),
+            Scope::Collection => quote!(__fusion_item),
+        };
+        let cells = fields.iter().map(|field| {
+            let cell = {
+                let value = self.wire_value(field, &receiver);
+                quote!(#p::ui_cell(#value))
+            };
+            let member = field.ident;
+            match field.wire.as_ref().and_then(|wire| wire.skip_if.as_ref()) {
+                Some(skip_if) => {
+                    quote!(if #skip_if(&#receiver.#member) { #p::String::new() } else { #cell })
+                }
+                None => cell,
+            }
+        });
+        let rows = match scope {
+            Scope::Item => quote!([[#(#cells),*]]),
+            Scope::Collection => quote! {
+                ::core::iter::Iterator::map(<[Self]>::iter(__fusion_items), |__fusion_item| [#(#cells),*])
+            },
+        };
+        quote!(#p::ui_table([#(#headers),*], #rows))
     }
 
     /// A text as `&'static str` (static) or `String` (template).
@@ -202,7 +240,6 @@ impl Gen<'_, '_> {
 
     /// The format string and arguments of a resolved template.
     fn format_parts(&self, parts: &[Part], span: Span, scope: Scope) -> (LitStr, Vec<TokenStream>) {
-        let p = &self.p;
         let mut fmt = String::new();
         let mut args = Vec::new();
         for part in parts {
@@ -211,11 +248,11 @@ impl Gen<'_, '_> {
                 Part::Field(index) => {
                     fmt.push_str("{}");
                     let field = &self.model.fields[*index];
+                    // A cast to `&dyn Display`, every token at the literal: a field that is
+                    // not `Display` is reported there, naming only std's trait.
                     let member = field.ident;
-                    let ty = field.ty;
-                    let ty = respan(&quote!(#ty), span);
-                    let p = respan(p, span);
-                    args.push(quote!(#p::display::<#ty>(&self.#member)));
+                    let value = respan(&quote!(&self.#member as &dyn ::core::fmt::Display), span);
+                    args.push(quote!((#value)));
                 }
                 Part::Count => {
                     fmt.push_str("{}");
@@ -231,7 +268,7 @@ impl Gen<'_, '_> {
 
 /// `tokens` with every span set to `span`, so an error in a generated call points at the user's
 /// tokens rather than at the derive. Only for paths (never locals: hygiene).
-fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
+pub(super) fn respan(tokens: &TokenStream, span: Span) -> TokenStream {
     tokens
         .clone()
         .into_iter()
@@ -255,7 +292,7 @@ type Method<'t> = (&'static str, Scope, fn(&DeclKind) -> bool, &'t TokenStream);
 fn is_ui(kind: &DeclKind) -> bool {
     matches!(
         kind,
-        DeclKind::UiCall(_) | DeclKind::Markdown(_) | DeclKind::Summary(_)
+        DeclKind::UiCall(_) | DeclKind::Markdown(_) | DeclKind::Summary(_) | DeclKind::Table(_)
     )
 }
 
