@@ -31,9 +31,6 @@ use crate::response::{
     note = "derive `Presenter` on `{Self}`; if it declares `#[presenter(context = ...)]`, pass that context with `.context(&ctx)`"
 )]
 pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
-    /// The agent limit for collections (wire format §6.7), if any.
-    const AGENT_LIMIT: Option<usize> = None;
-
     /// The format of the data block (`#[presenter(format = toon)]`); a call can override it with
     /// [`Presentation::format`].
     const FORMAT: Format = Format::Json;
@@ -337,7 +334,7 @@ impl Parts {
 
 /// wire format §6.7: a collection longer than the agent limit keeps its first items.
 fn truncate<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>) -> Items<'_, T> {
-    match (items, T::AGENT_LIMIT) {
+    match (items, <T as Model>::AGENT_LIMIT) {
         (Items::Many(all), Some(limit)) if all.len() > limit => Items::Many(&all[..limit]),
         _ => items,
     }

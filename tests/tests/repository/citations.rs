@@ -439,12 +439,12 @@ fn every_vector_cited_or_tested_is_in_the_wire_format() {
     let root = repository_root();
     let text = fs::read_to_string(root.join(WIRE_FORMAT)).expect("readable");
     let listed = vector_headings(&text);
-    let count = u32::try_from(listed.len()).expect("a few vectors");
-    assert!(count > 0, "{WIRE_FORMAT} lists no vectors");
-    assert_eq!(
-        listed,
-        (1..=count).collect::<Vec<_>>(),
-        "vectors are numbered from V1 without a gap"
+    assert!(!listed.is_empty(), "{WIRE_FORMAT} lists no vectors");
+    // Vectors are numbered in blocks (V1–V77, then a block per line of work from V100 on), so a
+    // gap between blocks is fine; the order and uniqueness are not negotiable.
+    assert!(
+        listed.first() == Some(&1) && listed.windows(2).all(|pair| pair[0] < pair[1]),
+        "vectors are numbered from V1, each once, in increasing order: {listed:?}"
     );
     let mut cited = 0;
     let mut tested = BTreeSet::new();
@@ -459,7 +459,7 @@ fn every_vector_cited_or_tested_is_in_the_wire_format() {
         for (index, line) in String::from_utf8_lossy(&bytes).lines().enumerate() {
             for vector in vectors(line).into_iter().chain(vector_test(line)) {
                 cited += 1;
-                if !(1..=count).contains(&vector) {
+                if !listed.contains(&vector) {
                     bad.push(format!("{relative}:{}: V{vector}", index + 1));
                 }
             }
@@ -472,7 +472,8 @@ fn every_vector_cited_or_tested_is_in_the_wire_format() {
         "vectors missing from {WIRE_FORMAT}:\n{}",
         bad.join("\n")
     );
-    let untested: Vec<String> = (1..=count)
+    let untested: Vec<String> = listed
+        .iter()
         .filter(|v| !tested.contains(v))
         .map(|v| format!("V{v}"))
         .collect();
@@ -481,7 +482,10 @@ fn every_vector_cited_or_tested_is_in_the_wire_format() {
         "no test is named after {} (name one `fn vNN_…`)",
         untested.join(", ")
     );
-    println!("{cited} vector citations resolve to V1–V{count}, each with a named test");
+    println!(
+        "{cited} vector citations resolve to the {} vectors, each with a named test",
+        listed.len()
+    );
 }
 
 #[test]

@@ -86,6 +86,15 @@ impl<'m, 'a> Gen<'m, 'a> {
                 .predicates
                 .push(syn::parse_quote!(#param: #p::serde::Serialize));
         }
+        // An embedded field is written cut to its child's agent limit (wire format §6.8).
+        for field in &self.model.fields {
+            if field.embed && super::ast::mentions(field.ty, &self.params) {
+                let ty = field.ty;
+                where_clause
+                    .predicates
+                    .push(syn::parse_quote!(#ty: #p::EmbedData));
+            }
+        }
         generics
     }
 
@@ -239,6 +248,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         let name = &self.model.name;
         let serde_name = &self.model.serde_name;
         let declares_ui = self.declares_ui();
+        let agent_limit = self
+            .model
+            .agent_limit
+            .map(|limit| quote!(const AGENT_LIMIT: #p::Option<#p::usize> = #p::Some(#limit);));
         let mut skipped = Vec::new();
         let mut writes = Vec::new();
         let mut reads = Vec::new();
@@ -281,6 +294,7 @@ impl<'m, 'a> Gen<'m, 'a> {
 
                 const WIRE_NAMES: &'static [&'static #p::str] = #field_enum::__FUSION_WIRE_NAMES;
                 #declares_ui
+                #agent_limit
 
                 fn serialize_selected<__S: #p::serde::Serializer>(
                     &self,
@@ -312,6 +326,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         let wire_name = &wire.name;
         let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
         let value = match (&field.redact, field.is_option) {
+            // Cut to the child's agent limit and the mask's cap (wire format §6.8).
+            (None, _) if field.embed => {
+                quote!(&#p::Embedded::new(&self.#member, __fusion_mask))
+            }
             (None, _) => quote!(&self.#member),
             (Some(Censor::Default), true) => {
                 quote!(&#p::censor_option(&self.#member, #p::REDACTED))
@@ -452,6 +470,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             .push(syn::parse_quote!(Self: #p::Presenter<#ctx>));
         let (impl_generics, _, where_clause) = generics.split_for_impl();
         let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
+        let embed_data = embed_data_impl(self.model.input, p, &self.model_generics());
         quote! {
             #[automatically_derived]
             impl #impl_generics #p::Embed<#ctx> for #ident #ty_generics #where_clause {
@@ -461,6 +480,8 @@ impl<'m, 'a> Gen<'m, 'a> {
                     __fusion_sink.single(self, __fusion_ctx);
                 }
             }
+
+            #embed_data
         }
     }
 
@@ -490,6 +511,31 @@ pub fn field_enum_declaration(
         )]
         #vis enum #name {
             #(#variants,)*
+        }
+    }
+}
+
+/// `EmbedData`: a model held by an `#[embed]` field is written as it is (shared with
+/// `fallback.rs`).
+pub fn embed_data_impl(
+    input: &syn::DeriveInput,
+    p: &TokenStream,
+    generics: &Generics,
+) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::EmbedData for #ident #ty_generics #where_clause {
+            #[inline]
+            fn write_embedded<__S: #p::serde::Serializer>(
+                &self,
+                _: #p::Option<#p::usize>,
+                __fusion_serializer: __S,
+            ) -> #p::Result<__S::Ok, __S::Error> {
+                #p::serde::Serialize::serialize(self, __fusion_serializer)
+            }
         }
     }
 }
