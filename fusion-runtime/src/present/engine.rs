@@ -10,6 +10,7 @@ use std::borrow::Cow;
 
 use serde::{Serialize, Serializer};
 
+use super::fit::Fitted;
 use crate::encode::EncodeError;
 use crate::encode::json;
 use crate::encode::toon::table::Members;
@@ -34,6 +35,11 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// The format of the data block (`#[presenter(format = toon)]`); a call can override it with
     /// [`Presentation::format`].
     const FORMAT: Format = Format::Json;
+
+    /// The response budget in tokens (`#[presenter(max_tokens = N)]`, wire format §17.1), if any:
+    /// a response presenting this model is fitted to it, or to a tighter budget of the tool, the
+    /// tool set or the call.
+    const MAX_TOKENS: Option<usize> = None;
 
     /// The static item rules, in declaration order.
     const STATIC_RULES: &'static [&'static str] = &[];
@@ -155,6 +161,8 @@ pub struct EmbedSink<'a> {
     /// Whether UI blocks are dropped: the parent item is not the first one, or the parent
     /// itself drops UI (a UI block counts as UI at every depth).
     skip_ui: bool,
+    /// The budget's cut of the child collections (a fitted single value, wire format §17.4).
+    cut: Cut,
     seen: &'a mut Seen,
     out: &'a mut Vec<EmbedBlock>,
 }
@@ -169,6 +177,8 @@ struct Seen {
     /// few are kept inline (most parents embed one or two static-only types).
     static_rules: [Option<&'static [&'static str]>; 4],
     more_static_rules: Vec<&'static [&'static str]>,
+    /// Whether a budget's cap shortened some child collection (wire format §17.4).
+    budget_cut: bool,
 }
 
 impl Seen {
@@ -194,7 +204,7 @@ impl EmbedSink<'_> {
         if T::STATIC_ONLY && !self.seen.first_static(T::STATIC_RULES) {
             return;
         }
-        let parts = Parts::of(Items::One(value), ctx, !self.skip_ui);
+        let parts = Parts::of(Items::One(value), ctx, !self.skip_ui, Cut::NONE, Cut::NONE);
         self.append(parts);
     }
 
@@ -203,11 +213,12 @@ impl EmbedSink<'_> {
         if T::STATIC_ONLY && !self.seen.first_static(T::STATIC_RULES) {
             return;
         }
-        let parts = Parts::of(Items::Many(items), ctx, !self.skip_ui);
+        let parts = Parts::of(Items::Many(items), ctx, !self.skip_ui, self.cut, Cut::NONE);
         self.append(parts);
     }
 
     fn append(&mut self, parts: Parts) {
+        self.seen.budget_cut |= parts.budget_cut;
         let skip_ui = self.skip_ui;
         let mut push = |block: EmbedBlock| {
             if self
@@ -241,7 +252,7 @@ impl EmbedSink<'_> {
 
 /// A single value or a collection.
 #[derive(Debug)]
-enum Items<'a, T> {
+pub(crate) enum Items<'a, T> {
     One(&'a T),
     Many(&'a [T]),
 }
@@ -254,27 +265,54 @@ impl<T> Clone for Items<'_, T> {
 
 impl<T> Copy for Items<'_, T> {}
 
+/// How far a response budget cuts a collection (wire format §17.3, §17.4).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Cut {
+    /// The most items kept (after the agent limit); `None`: no budget cut.
+    pub(crate) cap: Option<usize>,
+    /// The budget the summary names.
+    pub(crate) budget: usize,
+}
+
+impl Cut {
+    /// No budget cut.
+    pub(crate) const NONE: Cut = Cut {
+        cap: None,
+        budget: 0,
+    };
+}
+
 /// Everything a presenter contributes besides its data block.
 struct Parts {
     ui: Vec<UiBlock>,
     embeds: Vec<EmbedBlock>,
     rules: Rules,
     suggestions: Suggestions,
+    /// Whether a budget cut this collection or one of its children.
+    budget_cut: bool,
 }
 
 impl Parts {
     /// wire format §6.2 steps 1 and 3–6 for `items`.
     ///
     /// With `with_ui` false (an embedded child of a parent item other than the first, whose UI
-    /// would be dropped anyway, wire format §6.8), UI callbacks are not evaluated at all.
-    fn of<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>, ctx: &Ctx, with_ui: bool) -> Parts {
+    /// would be dropped anyway, wire format §6.8), UI callbacks are not evaluated at all. `cut`
+    /// cuts `items` (a collection), `embed_cut` the child collections of each kept item.
+    fn of<T: Presenter<Ctx>, Ctx: ?Sized>(
+        items: Items<'_, T>,
+        ctx: &Ctx,
+        with_ui: bool,
+        cut: Cut,
+        embed_cut: Cut,
+    ) -> Parts {
         let mut parts = Parts {
             ui: Vec::new(),
             embeds: Vec::new(),
             rules: Rules::default(),
             suggestions: Suggestions::default(),
+            budget_cut: false,
         };
-        parts.fill(items, ctx, with_ui);
+        parts.fill(items, ctx, with_ui, cut, embed_cut);
         parts
     }
 
@@ -283,14 +321,16 @@ impl Parts {
         items: Items<'_, T>,
         ctx: &Ctx,
         with_ui: bool,
+        cut: Cut,
+        embed_cut: Cut,
     ) {
-        let shown = truncate(items);
+        let (shown, summary) = cut_items(items, cut);
+        if let Some((_, by_budget)) = &summary {
+            self.budget_cut |= *by_budget;
+        }
         if with_ui {
-            if let (Items::Many(all), Items::Many(kept)) = (items, shown)
-                && kept.len() < all.len()
-            {
-                self.ui
-                    .push(truncation_summary(kept.len(), all.len() - kept.len()));
+            if let Some((summary, _)) = summary {
+                self.ui.push(summary);
             }
             match shown {
                 Items::One(item) => item.item_ui(ctx, &mut self.ui),
@@ -307,11 +347,13 @@ impl Parts {
                 ctx,
                 &mut EmbedSink {
                     skip_ui: !with_ui || item_index > 0,
+                    cut: embed_cut,
                     seen: &mut seen,
                     out: &mut self.embeds,
                 },
             );
         }
+        self.budget_cut |= seen.budget_cut;
         for rule in T::STATIC_RULES {
             self.rules.push(Cow::Borrowed(rule));
         }
@@ -332,11 +374,27 @@ impl Parts {
     }
 }
 
-/// wire format §6.7: a collection longer than the agent limit keeps its first items.
-fn truncate<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>) -> Items<'_, T> {
-    match (items, <T as Model>::AGENT_LIMIT) {
-        (Items::Many(all), Some(limit)) if all.len() > limit => Items::Many(&all[..limit]),
-        _ => items,
+/// wire format §6.7 and §17.3: a collection longer than the agent limit, or than a budget's cap,
+/// keeps its first items; with the summary to show, and whether the budget made it.
+fn cut_items<T: Model>(items: Items<'_, T>, cut: Cut) -> (Items<'_, T>, Option<(UiBlock, bool)>) {
+    let Items::Many(all) = items else {
+        return (items, None);
+    };
+    let by_limit = all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX));
+    let kept = by_limit.min(cut.cap.unwrap_or(usize::MAX));
+    let shown = Items::Many(&all[..kept]);
+    if kept == all.len() {
+        (items, None)
+    } else if kept < by_limit {
+        (
+            shown,
+            Some((budget_summary(kept, all.len(), cut.budget), true)),
+        )
+    } else {
+        (
+            shown,
+            Some((truncation_summary(kept, all.len() - kept), false)),
+        )
     }
 }
 
@@ -345,6 +403,27 @@ fn truncation_summary(shown: usize, hidden: usize) -> UiBlock {
     ui::summary(format!(
         "\u{26A0}\u{FE0F} Dataset truncated. {shown} shown, {hidden} hidden. Use filters to narrow results."
     ))
+}
+
+/// The budget's truncation summary of wire format §17.3.
+fn budget_summary(shown: usize, total: usize, budget: usize) -> UiBlock {
+    ui::summary(format!(
+        "\u{26A0}\u{FE0F} Dataset truncated. {shown} of {total} shown to stay within {} tokens; use filters or `_select` to see others.",
+        thousands(budget)
+    ))
+}
+
+/// `n` with a comma between groups of three digits (`25,000`).
+pub(crate) fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// A presentation being configured: the value(s), the context and the selection.
@@ -357,6 +436,8 @@ pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
     selection: Option<&'a Selection>,
     /// `None`: the presenter's [`Presenter::FORMAT`].
     format: Option<Format>,
+    /// The budget of the call, the tool or the tool set (wire format §17.1), the tightest one.
+    max_tokens: Option<usize>,
 }
 
 /// Presents a single value.
@@ -366,6 +447,7 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         ctx: &(),
         selection: None,
         format: None,
+        max_tokens: None,
     }
 }
 
@@ -376,6 +458,7 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         ctx: &(),
         selection: None,
         format: None,
+        max_tokens: None,
     }
 }
 
@@ -408,6 +491,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             ctx,
             selection: self.selection,
             format: self.format,
+            max_tokens: self.max_tokens,
         }
     }
 
@@ -417,24 +501,108 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
         self.format = Some(format);
         self
     }
+
+    /// Fits the response to `max_tokens` tokens (wire format §17): a collection keeps the longest
+    /// prefix of items that fits, a single value cuts its embedded collections, and a truncation
+    /// summary says so. The tightest of this, the presenter's, the tool's and the tool set's
+    /// budget wins.
+    pub fn max_tokens(self, max_tokens: usize) -> Self {
+        self.within(Some(max_tokens))
+    }
+
+    /// Tightens the budget to `max_tokens` when one is given (the tool layer's budget).
+    pub(crate) fn within(mut self, max_tokens: Option<usize>) -> Self {
+        self.max_tokens = tightest(self.max_tokens, max_tokens);
+        self
+    }
+}
+
+/// The tighter of two budgets, either possibly absent.
+pub(crate) fn tightest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
     /// The response builder, so a handler can append UI, hints, rules and suggestions.
+    ///
+    /// With a budget (wire format §17), the builder holds the fitted response; what the handler
+    /// appends afterwards is not fitted. When not even the smallest answer fits, it holds that
+    /// smallest answer (one item and the summary), which [`Presentation::build`] would refuse.
     pub fn into_builder(self) -> Result<ResponseBuilder, EncodeError> {
-        let shown = truncate(self.items);
+        self.fitted().map(|fitted| fitted.builder)
+    }
+
+    /// Builds the response; with a budget that not even one item fits, the `RESPONSE_TOO_LARGE`
+    /// error of wire format §17.5.
+    pub fn build(self) -> Result<ToolResponse, EncodeError> {
+        let fitted = self.fitted()?;
+        Ok(match fitted.too_large {
+            Some(too_large) => too_large.into_response(),
+            None => fitted.builder.build(),
+        })
+    }
+
+    /// The response, fitted to the budget when there is one.
+    fn fitted(self) -> Result<Fitted, EncodeError> {
         let mask = self
             .selection
             .filter(|s| !s.is_empty())
             .map(|s| FieldMask::of::<T>(s));
-        let mut builder = if self.format.unwrap_or(T::FORMAT) == Format::Toon {
-            let members = mask.as_ref().map_or(Members::Every, Members::Selected);
+        let format = self.format.unwrap_or(T::FORMAT);
+        let shape = Shape {
+            ctx: self.ctx,
+            mask: mask.as_ref(),
+            format,
+        };
+        match tightest(self.max_tokens, T::MAX_TOKENS) {
+            None => Ok(Fitted {
+                builder: shape.render(self.items, Cut::NONE, Cut::NONE)?.0,
+                too_large: None,
+            }),
+            Some(budget) => super::fit::fit(&shape, self.items, budget),
+        }
+    }
+}
+
+/// How a presentation is written: context, selection and format (what fitting leaves alone).
+pub(crate) struct Shape<'a, Ctx: ?Sized> {
+    pub(crate) ctx: &'a Ctx,
+    pub(crate) mask: Option<&'a FieldMask>,
+    pub(crate) format: Format,
+}
+
+impl<Ctx: ?Sized> Shape<'_, Ctx> {
+    /// The response for `items`, cut by `cut` and their child collections by `embed_cut`; and
+    /// whether a budget cut something.
+    pub(crate) fn render<T: Presenter<Ctx>>(
+        &self,
+        items: Items<'_, T>,
+        cut: Cut,
+        embed_cut: Cut,
+    ) -> Result<(ResponseBuilder, bool), EncodeError> {
+        let (shown, _) = cut_items(items, cut);
+        let capped;
+        let mask = match (embed_cut.cap, self.mask) {
+            (None, mask) => mask,
+            (Some(cap), mask) => {
+                capped = mask
+                    .cloned()
+                    .unwrap_or(FieldMask::ALL)
+                    .with_embed_cap(Some(cap));
+                Some(&capped)
+            }
+        };
+        let builder = if self.format == Format::Toon {
+            let members = mask.map_or(Members::Every, Members::Selected);
             match shown {
                 Items::One(item) => toon_presented_one(item, members)?,
                 Items::Many(items) => toon_presented_all(items, members)?,
             }
         } else {
-            let text = match (shown, &mask) {
+            let text = match (shown, mask) {
                 (Items::One(item), None) => json::to_string(item)?,
                 (Items::One(item), Some(mask)) => json::to_string(&Selected { item, mask })?,
                 (Items::Many(items), None) => json::to_string(items)?,
@@ -442,25 +610,31 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
             };
             ResponseBuilder::json_text(text)
         };
-        let parts = Parts::of(self.items, self.ctx, true);
+        Ok(self.with_parts(builder, items, cut, embed_cut))
+    }
+
+    /// `builder` (holding the data block of `items` as `cut` cuts them) with every other part.
+    pub(crate) fn with_parts<T: Presenter<Ctx>>(
+        &self,
+        mut builder: ResponseBuilder,
+        items: Items<'_, T>,
+        cut: Cut,
+        embed_cut: Cut,
+    ) -> (ResponseBuilder, bool) {
+        let parts = Parts::of(items, self.ctx, true, cut, embed_cut);
         let (ui, embeds, rules, suggestions) = builder.parts_mut();
         *ui = parts.ui;
         *embeds = parts.embeds;
         *rules = parts.rules;
         *suggestions = parts.suggestions;
-        Ok(builder)
-    }
-
-    /// Builds the response.
-    pub fn build(self) -> Result<ToolResponse, EncodeError> {
-        self.into_builder().map(ResponseBuilder::build)
+        (builder, parts.budget_cut)
     }
 }
 
 /// One item written with a selection.
-struct Selected<'a, T> {
-    item: &'a T,
-    mask: &'a FieldMask,
+pub(crate) struct Selected<'a, T> {
+    pub(crate) item: &'a T,
+    pub(crate) mask: &'a FieldMask,
 }
 
 impl<T: Model> Serialize for Selected<'_, T> {
@@ -488,5 +662,13 @@ impl<T: Model> Serialize for SelectedAll<'_, T> {
 impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ctx> {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
         Ok(self.build()?)
+    }
+
+    /// Fitted to the tightest of `max_tokens` and the presentation's own budgets (wire format §17).
+    fn into_tool_response_within(
+        self,
+        max_tokens: Option<usize>,
+    ) -> Result<ToolResponse, WrapError> {
+        Ok(self.within(max_tokens).build()?)
     }
 }

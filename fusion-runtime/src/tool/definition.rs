@@ -44,6 +44,8 @@ pub struct ToolDefinition {
     pub(super) shapes: Shapes,
     /// The responses can carry UI blocks: the `tools/list` entry names the MCP Apps view.
     pub(super) ui_app: bool,
+    /// The tool's response budget ([`ToolSpec::max_tokens`](super::ToolSpec::max_tokens)).
+    pub(super) max_tokens: Option<usize>,
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type
@@ -109,6 +111,11 @@ impl ToolDefinition {
     /// Apps view ([`crate::mcp_app`]).
     pub fn ui_app(&self) -> bool {
         self.ui_app
+    }
+
+    /// The tool's response budget in tokens (wire format §17.1), if it declares one.
+    pub fn max_tokens(&self) -> Option<usize> {
+        self.max_tokens
     }
 
     /// The definition as the JSON object of a `tools/list` entry.

@@ -86,6 +86,7 @@ impl ToolDefinition {
             reference,
             selection: selection.unwrap_or_default(),
             structured: action.structured,
+            max_tokens: self.max_tokens,
         };
         Ok((arguments, call))
     }

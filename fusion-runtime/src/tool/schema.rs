@@ -248,6 +248,7 @@ impl<'a> Builder<'a> {
             annotations,
             shapes,
             ui_app: self.spec.renders_ui(),
+            max_tokens: self.spec.max_tokens,
         })
     }
 

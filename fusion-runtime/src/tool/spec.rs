@@ -32,6 +32,8 @@ pub struct ToolSpec {
     pub(crate) output_schema: Option<Value>,
     pub(crate) actions: Vec<(ActionRef, ActionSpec)>,
     pub(crate) ui_app: bool,
+    /// The response budget in tokens (wire format §17.1).
+    pub(crate) max_tokens: Option<usize>,
 }
 
 /// Which action an [`ActionSpec`] is about.
@@ -54,7 +56,15 @@ impl ToolSpec {
             output_schema: None,
             actions: Vec::new(),
             ui_app: false,
+            max_tokens: None,
         }
+    }
+
+    /// Fits every presented response of this tool to `max_tokens` tokens (wire format §17), or
+    /// to a tighter budget of the tool set, the presenter or the call.
+    pub fn max_tokens(mut self, max_tokens: usize) -> Self {
+        self.max_tokens = Some(max_tokens);
+        self
     }
 
     /// The tool name.

@@ -100,6 +100,8 @@ struct Entry {
 pub struct ToolSet {
     entries: Vec<Entry>,
     reporter: Reporter,
+    /// The response budget of every tool (wire format §17.1).
+    max_tokens: Option<usize>,
 }
 
 impl Default for ToolSet {
@@ -107,6 +109,7 @@ impl Default for ToolSet {
         ToolSet {
             entries: Vec::new(),
             reporter: Arc::new(report_to_stderr),
+            max_tokens: None,
         }
     }
 }
@@ -127,6 +130,15 @@ impl fmt::Debug for ToolSet {
 }
 
 impl ToolSet {
+    /// Fits every presented response of every tool to `max_tokens` tokens (wire format §17), or
+    /// to a tighter budget of the tool, the presenter or the call. Claude Code's default cap is
+    /// 25,000 tokens (`MAX_MCP_OUTPUT_TOKENS`), and it warns above 10,000.
+    #[must_use]
+    pub fn max_tokens(mut self, max_tokens: usize) -> Self {
+        self.max_tokens = Some(max_tokens);
+        self
+    }
+
     /// An empty tool set; handler failures are reported with [`report_to_stderr`](crate::tool::report_to_stderr).
     pub fn new() -> Self {
         ToolSet::default()
@@ -345,6 +357,7 @@ impl ToolSet {
             return Err(ToolError::unknown_tool(name).into_response());
         };
         let (arguments, call) = entry.definition.parse(arguments)?;
-        Ok((entry, arguments, call))
+        let budget = crate::present::tightest(call.max_tokens, self.max_tokens);
+        Ok((entry, arguments, call.with_max_tokens(budget)))
     }
 }
