@@ -38,6 +38,12 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
     }
 }
 
+/// The estimate a response may reach under `budget` (wire format §17.2): 95% of it, since the
+/// estimate can be up to 5% under the exact count; the exact count then stays within the budget.
+fn room(budget: usize) -> usize {
+    budget - budget / 20
+}
+
 /// The estimated tokens of a response (wire format §17.2).
 fn tokens_of(builder: &ResponseBuilder) -> usize {
     builder.data_tokens() + builder.other_tokens()
@@ -53,7 +59,7 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     if by_limit == 0 {
         // No item to keep or drop: the response is what it is.
         let (builder, _) = shape.render(Items::Many(all), Cut::NONE, Cut::NONE)?;
-        return Ok(if tokens_of(&builder) <= budget {
+        return Ok(if tokens_of(&builder) <= room(budget) {
             Fitted {
                 builder,
                 too_large: None,
@@ -65,14 +71,14 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     let mut data = JsonPrefix::new();
     for item in &all[..by_limit] {
         data.push(item, shape)?;
-        if data.tokens(data.len()) > budget {
+        if data.tokens(data.len()) > room(budget) {
             break;
         }
     }
     // No prefix longer than `upper` fits; `best` is the longest one seen to fit.
     let mut upper = data.len();
     let mut best: Option<(usize, ResponseBuilder)> = None;
-    let mut kept = data.longest(upper, budget, 0);
+    let mut kept = data.longest(upper, room(budget), 0);
     // Each round either finds a longer fitting prefix or lowers `upper`; a few rounds settle it
     // (the blocks besides the data grow with the prefix, so the first correction is close).
     for _ in 0..8 {
@@ -90,12 +96,12 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
             Cut::NONE,
         );
         let others = builder.other_tokens();
-        if data_tokens + others <= budget {
+        if data_tokens + others <= room(budget) {
             best = Some((kept, builder));
         } else {
             upper = kept - 1;
         }
-        kept = data.longest(upper, budget, others);
+        kept = data.longest(upper, room(budget), others);
     }
     match best {
         Some((_, builder)) => Ok(Fitted {
@@ -134,14 +140,14 @@ fn searched<T: Presenter<Ctx>, Ctx: ?Sized>(
         shape
             .render(items, cut, embed_cut)
             .map(|(builder, by_budget)| {
-                let fits = tokens_of(&builder) <= budget;
+                let fits = tokens_of(&builder) <= room(budget);
                 (builder, by_budget, fits)
             })
     };
     if single {
         // Most single values fit whole: one render.
         let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
-        if tokens_of(&builder) <= budget {
+        if tokens_of(&builder) <= room(budget) {
             return Ok(Fitted {
                 builder,
                 too_large: None,

@@ -70,15 +70,15 @@ fn v101_a_collection_keeps_the_longest_prefix_that_fits() {
     assert_blocks(
         &response,
         &[
-            "[\n  {\n    \"id\": 1,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 2,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": true\n  },\n  {\n    \"id\": 3,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 4,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  }\n]",
-            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 4 of 10 shown to stay within 200 tokens; use filters or `_select` to see others.\n</ui_passthrough>",
+            "[\n  {\n    \"id\": 1,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 2,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": true\n  },\n  {\n    \"id\": 3,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  }\n]",
+            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 3 of 10 shown to stay within 200 tokens; use filters or `_select` to see others.\n</ui_passthrough>",
             "<domain_rules>\n- Row 2 is flagged.\n</domain_rules>",
         ],
     );
-    assert!(tokens(&response) <= 200);
-    // One more item does not fit.
-    let five = Row::present_all(&rows(10)[..5]).build().unwrap();
-    assert!(tokens(&five) + summary_tokens(5, 10, 200) > 200);
+    assert!(tokens(&response) <= 190);
+    // One more item does not fit in 95% of the budget (wire format §17.2).
+    let four = Row::present_all(&rows(10)[..4]).build().unwrap();
+    assert!(tokens(&four) + summary_tokens(4, 10, 200) > 190);
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn project(tasks: usize) -> Project {
 #[test]
 fn v104_a_single_value_cuts_its_embedded_collections() {
     let response = project(50).present().max_tokens(200).build().unwrap();
-    assert!(tokens(&response) <= 200, "{}", tokens(&response));
+    assert!(tokens(&response) <= 190, "{}", tokens(&response));
     let data: serde_json::Value = serde_json::from_str(&response.blocks()[0]).unwrap();
     let kept = data["tasks"].as_array().unwrap().len();
     assert!(kept > 0 && kept < 50);
@@ -186,7 +186,7 @@ fn v104_a_single_value_cuts_its_embedded_collections() {
     );
     // One more task would not fit.
     let more = project(kept + 1).present().build().unwrap();
-    assert!(tokens(&more) + summary_tokens(kept + 1, 50, 200) > 200);
+    assert!(tokens(&more) + summary_tokens(kept + 1, 50, 200) > 190);
 }
 
 /// A tool whose handler presents through the call: the tool set's budget reaches it.
@@ -213,15 +213,12 @@ fn the_tool_set_budget_reaches_the_presentation_without_the_handler() {
         .tool(|_: ListRows, _: &Call| Row::present_all(&ALL))
         .unwrap();
     let response = tools.call("list_rows", None);
-    assert_eq!(kept_ids(&response), [1, 2, 3, 4]);
+    assert_eq!(kept_ids(&response), [1, 2, 3]);
     let through_call = ToolSet::new()
         .max_tokens(200)
         .tool(|_: ListRows, call: &Call| call.present_all(&ALL).build())
         .unwrap();
-    assert_eq!(
-        kept_ids(&through_call.call("list_rows", None)),
-        [1, 2, 3, 4]
-    );
+    assert_eq!(kept_ids(&through_call.call("list_rows", None)), [1, 2, 3]);
 }
 
 static EXACT: LazyLock<ExactCounter> = LazyLock::new(|| ExactCounter::o200k().expect("o200k"));
@@ -291,12 +288,14 @@ proptest! {
             prop_assert!(!all.is_empty());
             let one = Row::present_all(&all[..1]).select(&selection).build().unwrap();
             let summary = if all.len() > 1 { summary_tokens(1, all.len(), budget) } else { 0 };
-            prop_assert!(tokens(&one) + summary > budget);
+            prop_assert!(tokens(&one) + summary > budget - budget / 20);
             return Ok(());
         }
         let estimated = tokens(&response);
-        prop_assert!(estimated <= budget, "{estimated} > {budget}");
-        let margin = budget / 20 + 3 * response.blocks().len();
+        prop_assert!(estimated <= budget - budget / 20, "{estimated} > 95% of {budget}");
+        // The estimate leaves 5% for its own error; text unlike the calibration corpus (this
+        // word soup) can be a little further under, hence 2% and 3 tokens a block on top.
+        let margin = budget / 50 + 3 * response.blocks().len();
         prop_assert!(exact(&response) <= budget + margin, "exact {} > {budget} + {margin}", exact(&response));
         let kept = kept_ids(&response);
         let expected: Vec<u64> = (0..kept.len() as u64).collect();
@@ -307,7 +306,7 @@ proptest! {
             prop_assert!(summary.is_some_and(|s| s.contains(&text)), "{:?}", summary);
             // The longest prefix: one more item does not fit.
             let more = Row::present_all(&all[..=kept.len()]).select(&selection).build().unwrap();
-            prop_assert!(tokens(&more) + summary_tokens(kept.len() + 1, all.len(), budget) > budget);
+            prop_assert!(tokens(&more) + summary_tokens(kept.len() + 1, all.len(), budget) > budget - budget / 20);
         } else {
             prop_assert!(summary.is_none());
         }
@@ -328,7 +327,7 @@ proptest! {
         if response.is_error() == Some(true) {
             return Ok(());
         }
-        prop_assert!(tokens(&response) <= budget);
+        prop_assert!(tokens(&response) <= budget - budget / 20);
         let decoded: serde_json::Value = toon_format::decode(&response.blocks()[0], &toon_format::DecodeOptions::new()).unwrap();
         let kept = decoded.as_array().map_or(0, Vec::len);
         prop_assert!(kept <= count);
