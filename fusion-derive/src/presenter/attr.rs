@@ -304,10 +304,10 @@ fn presenter_opts(attr: &Attribute, seen: &mut Seen, out: &mut PresenterOpts, er
     }
     if let Some((budget, span)) = args.int(key::MAX_TOKENS) {
         if budget == 0 {
-            errors.push(syn::Error::new(
+            errors.at(
                 span,
                 "a budget of 0 tokens fits no response; write a budget such as `max_tokens = 8000`",
-            ));
+            );
         } else {
             out.max_tokens = Some(budget);
         }

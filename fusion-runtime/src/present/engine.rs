@@ -10,15 +10,14 @@ use std::borrow::Cow;
 
 use serde::{Serialize, Serializer};
 
-use super::fit::Fitted;
 use crate::encode::EncodeError;
 use crate::encode::json;
 use crate::encode::toon::table::Members;
 use crate::model::{FieldMask, Model, Selection};
 use crate::response::ui::{self, UiBlock};
 use crate::response::{
-    DedupIndex, EmbedBlock, EmbedKind, Format, IntoToolResponse, ResponseBuilder, Rules,
-    Suggestions, ToolResponse, WrapError, toon_presented_all, toon_presented_one,
+    DedupIndex, EmbedBlock, EmbedKind, Format, ResponseBuilder, Rules, Suggestions,
+    toon_presented_all, toon_presented_one,
 };
 
 /// The presenter of a model: rules, suggestions, UI and embeds for a request context `Ctx`.
@@ -418,7 +417,7 @@ pub(crate) fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);
@@ -431,13 +430,13 @@ pub(crate) fn thousands(n: usize) -> String {
 /// Start one with [`present`] or [`present_all`] (or the [`Present`] extension methods).
 #[must_use = "a presentation does nothing until `build` is called"]
 pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
-    items: Items<'a, T>,
-    ctx: &'a Ctx,
-    selection: Option<&'a Selection>,
+    pub(crate) items: Items<'a, T>,
+    pub(crate) ctx: &'a Ctx,
+    pub(crate) selection: Option<&'a Selection>,
     /// `None`: the presenter's [`Presenter::FORMAT`].
-    format: Option<Format>,
+    pub(crate) format: Option<Format>,
     /// The budget of the call, the tool or the tool set (wire format §17.1), the tightest one.
-    max_tokens: Option<usize>,
+    pub(crate) max_tokens: Option<usize>,
 }
 
 /// Presents a single value.
@@ -522,48 +521,6 @@ pub(crate) fn tightest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
-    }
-}
-
-impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
-    /// The response builder, so a handler can append UI, hints, rules and suggestions.
-    ///
-    /// With a budget (wire format §17), the builder holds the fitted response; what the handler
-    /// appends afterwards is not fitted. When not even the smallest answer fits, it holds that
-    /// smallest answer (one item and the summary), which [`Presentation::build`] would refuse.
-    pub fn into_builder(self) -> Result<ResponseBuilder, EncodeError> {
-        self.fitted().map(|fitted| fitted.builder)
-    }
-
-    /// Builds the response; with a budget that not even one item fits, the `RESPONSE_TOO_LARGE`
-    /// error of wire format §17.5.
-    pub fn build(self) -> Result<ToolResponse, EncodeError> {
-        let fitted = self.fitted()?;
-        Ok(match fitted.too_large {
-            Some(too_large) => too_large.into_response(),
-            None => fitted.builder.build(),
-        })
-    }
-
-    /// The response, fitted to the budget when there is one.
-    fn fitted(self) -> Result<Fitted, EncodeError> {
-        let mask = self
-            .selection
-            .filter(|s| !s.is_empty())
-            .map(|s| FieldMask::of::<T>(s));
-        let format = self.format.unwrap_or(T::FORMAT);
-        let shape = Shape {
-            ctx: self.ctx,
-            mask: mask.as_ref(),
-            format,
-        };
-        match tightest(self.max_tokens, T::MAX_TOKENS) {
-            None => Ok(Fitted {
-                builder: shape.render(self.items, Cut::NONE, Cut::NONE)?.0,
-                too_large: None,
-            }),
-            Some(budget) => super::fit::fit(&shape, self.items, budget),
-        }
     }
 }
 
@@ -655,20 +612,5 @@ impl<T: Model> Serialize for SelectedAll<'_, T> {
             item,
             mask: self.mask,
         }))
-    }
-}
-
-/// A presentation configured by the handler (selection, context) is built as it stands.
-impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ctx> {
-    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
-        Ok(self.build()?)
-    }
-
-    /// Fitted to the tightest of `max_tokens` and the presentation's own budgets (wire format §17).
-    fn into_tool_response_within(
-        self,
-        max_tokens: Option<usize>,
-    ) -> Result<ToolResponse, WrapError> {
-        Ok(self.within(max_tokens).build()?)
     }
 }

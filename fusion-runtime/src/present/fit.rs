@@ -12,11 +12,70 @@
 //! that candidate: TOON's table header holds the row count, and a single value's embedded
 //! collections are only reachable through its serializer.
 
-use super::engine::{Cut, Items, Presenter, Selected, Shape, thousands};
+use super::engine::{Cut, Items, Presentation, Presenter, Selected, Shape, thousands, tightest};
 use crate::encode::tokens::{TokenTally, estimate};
 use crate::encode::{EncodeError, json};
-use crate::model::Model;
-use crate::response::{Format, ResponseBuilder, ToolError};
+use crate::model::{FieldMask, Model};
+use crate::response::{
+    Format, IntoToolResponse, ResponseBuilder, ToolError, ToolResponse, WrapError,
+};
+
+impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
+    /// The response builder, so a handler can append UI, hints, rules and suggestions.
+    ///
+    /// With a budget (wire format §17), the builder holds the fitted response; what the handler
+    /// appends afterwards is not fitted. When not even the smallest answer fits, it holds that
+    /// smallest answer (one item and the summary), which [`Presentation::build`] would refuse.
+    pub fn into_builder(self) -> Result<ResponseBuilder, EncodeError> {
+        self.fitted().map(|fitted| fitted.builder)
+    }
+
+    /// Builds the response; with a budget that not even one item fits, the `RESPONSE_TOO_LARGE`
+    /// error of wire format §17.5.
+    pub fn build(self) -> Result<ToolResponse, EncodeError> {
+        let fitted = self.fitted()?;
+        Ok(match fitted.too_large {
+            Some(too_large) => too_large.into_response(),
+            None => fitted.builder.build(),
+        })
+    }
+
+    /// The response, fitted to the budget when there is one.
+    fn fitted(self) -> Result<Fitted, EncodeError> {
+        let mask = self
+            .selection
+            .filter(|s| !s.is_empty())
+            .map(|s| FieldMask::of::<T>(s));
+        let format = self.format.unwrap_or(T::FORMAT);
+        let shape = Shape {
+            ctx: self.ctx,
+            mask: mask.as_ref(),
+            format,
+        };
+        match tightest(self.max_tokens, T::MAX_TOKENS) {
+            None => Ok(Fitted {
+                builder: shape.render(self.items, Cut::NONE, Cut::NONE)?.0,
+                too_large: None,
+            }),
+            Some(budget) => fit(&shape, self.items, budget),
+        }
+    }
+}
+
+/// A presentation configured by the handler (selection, context) is built as it stands.
+impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ctx> {
+    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
+        Ok(self.build()?)
+    }
+
+    /// Fitted to the tightest of `max_tokens` and the presentation's own budgets (wire format §17).
+    fn into_tool_response_within(
+        self,
+        max_tokens: Option<usize>,
+    ) -> Result<ToolResponse, WrapError> {
+        Ok(self.within(max_tokens).build()?)
+    }
+}
 
 /// A fitted response: the builder, and the error to answer with instead when not even the
 /// smallest answer fits (wire format §17.5).
@@ -103,20 +162,18 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
         }
         kept = data.longest(upper, room(budget), others);
     }
-    match best {
-        Some((_, builder)) => Ok(Fitted {
+    if let Some((_, builder)) = best {
+        return Ok(Fitted {
             builder,
             too_large: None,
-        }),
-        None => {
-            let cut = Cut {
-                cap: Some(1),
-                budget,
-            };
-            let (builder, _) = shape.render(Items::Many(all), cut, Cut::NONE)?;
-            Ok(too_large(builder, budget, false))
-        }
+        });
     }
+    let cut = Cut {
+        cap: Some(1),
+        budget,
+    };
+    let (builder, _) = shape.render(Items::Many(all), cut, Cut::NONE)?;
+    Ok(too_large(builder, budget, false))
 }
 
 /// A TOON collection (`single` false) or a single value (`single` true): the largest cut whose
@@ -324,7 +381,6 @@ impl JsonPrefix {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::FieldMask;
 
     /// A hand-written model of two members, one holding line feeds and a nested list.
     struct Row(u32, &'static str);

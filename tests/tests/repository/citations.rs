@@ -323,7 +323,16 @@ fn the_wire_format_numbers_each_section_once_and_in_order() {
         .filter(|s| s.len() == 1)
         .map(|s| s[0])
         .collect();
-    assert_eq!(chapters, (0..=16).collect::<Vec<_>>(), "top-level sections");
+    let last = chapters.last().copied().unwrap_or(0);
+    assert!(
+        last >= 16,
+        "the wire format has lost sections: {chapters:?}"
+    );
+    assert_eq!(
+        chapters,
+        (0..=last).collect::<Vec<_>>(),
+        "top-level sections"
+    );
     for pair in numbered.windows(2) {
         assert!(
             pair[0] < pair[1],
