@@ -336,3 +336,121 @@ proptest! {
         }
     }
 }
+
+/// A tool with its own budget (`#[fusion(max_tokens = ...)]`).
+#[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(read_only, max_tokens = 150)]
+struct ListFewRows {}
+
+#[test]
+fn the_tool_budget_and_the_tool_set_budget_the_tightest_wins() {
+    static ALL: LazyLock<Vec<Row>> = LazyLock::new(|| rows(10));
+    let tools = ToolSet::new()
+        .max_tokens(5_000)
+        .tool(|_: ListFewRows, _: &Call| Row::present_all(&ALL))
+        .unwrap();
+    let definition = tools.get("list_few_rows").unwrap();
+    assert_eq!(definition.max_tokens(), Some(150));
+    // Not advertised unless the tool opts in (wire format §17.7).
+    assert!(definition.to_json().get("_meta").is_none());
+    let response = tools.call("list_few_rows", None);
+    assert!(kept_ids(&response).len() < 3, "{:?}", response.blocks());
+    assert!(tokens(&response) <= 150);
+}
+
+#[test]
+fn an_advertised_budget_is_in_the_tools_list_meta() {
+    use fusion_runtime::tool::{ToolDefinition, ToolSpec, input_schema_of};
+    let spec = ToolSpec::new("list_rows")
+        .max_tokens(25_000)
+        .advertise_max_tokens();
+    let definition = ToolDefinition::from_schema(&spec, &input_schema_of::<ListRows>()).unwrap();
+    assert_eq!(
+        definition.to_json()["_meta"],
+        serde_json::json!({"anthropic/maxResultSizeChars": 200_000})
+    );
+    let capped = ToolSpec::new("list_rows")
+        .max_tokens(100_000)
+        .advertise_max_tokens();
+    let capped = ToolDefinition::from_schema(&capped, &input_schema_of::<ListRows>()).unwrap();
+    assert_eq!(
+        capped.to_json()["_meta"]["anthropic/maxResultSizeChars"],
+        500_000
+    );
+    let unbudgeted = ToolSpec::new("list_rows").advertise_max_tokens();
+    let unbudgeted =
+        ToolDefinition::from_schema(&unbudgeted, &input_schema_of::<ListRows>()).unwrap();
+    assert!(unbudgeted.to_json().get("_meta").is_none());
+}
+
+/// The billing list, cut the way the peers cut an oversized result: by characters.
+mod peers {
+    use std::sync::Arc;
+
+    use fusion_examples::store::Store;
+    use fusion_examples::tools::{BillingApp, tools};
+    use fusion_runtime::ToolSet;
+
+    use super::tokens;
+
+    fn billing(budget: Option<usize>) -> ToolSet {
+        let app = Arc::new(BillingApp::new(Store::load().expect("the billing data")));
+        let set = tools(app).expect("the billing tools");
+        match budget {
+            Some(budget) => set.max_tokens(budget),
+            None => set,
+        }
+    }
+
+    fn list() -> Option<serde_json::Value> {
+        Some(serde_json::json!({"action": "list_invoices"}))
+    }
+
+    /// The TypeScript reference's egress guard: the text cut to the limit, a notice appended.
+    fn egress_guard(text: &str, limit: usize) -> String {
+        let cut: String = text.chars().take(limit).collect();
+        format!("{cut}\n\n[Response truncated: exceeded the size limit]")
+    }
+
+    /// FastMCP's response limiting: every block joined into one text, cut, with a suffix.
+    fn fastmcp(blocks: &[String], limit: usize) -> String {
+        let joined = blocks.join("\n\n");
+        let cut: String = joined.chars().take(limit).collect();
+        format!("{cut}\n\n[Response truncated due to size limit]")
+    }
+
+    #[test]
+    fn a_byte_cut_billing_list_does_not_parse_a_fitted_one_does() {
+        for budget in [2_000, 8_000] {
+            let whole = billing(None).call("billing", list());
+            let fitted = billing(Some(budget)).call("billing", list());
+            assert!(
+                tokens(&whole) > budget,
+                "the list must be over {budget} tokens"
+            );
+            assert!(tokens(&fitted) <= budget);
+            // The same number of characters as our whole fitted response.
+            let limit = fitted
+                .blocks()
+                .iter()
+                .map(|b| b.chars().count())
+                .sum::<usize>();
+
+            let guard = egress_guard(&whole.blocks()[0], limit);
+            assert!(serde_json::from_str::<serde_json::Value>(&guard).is_err());
+            let fast = fastmcp(whole.blocks(), limit);
+            assert!(serde_json::from_str::<serde_json::Value>(&fast).is_err());
+
+            let ours: serde_json::Value = serde_json::from_str(&fitted.blocks()[0]).unwrap();
+            let kept = ours.as_array().unwrap();
+            let all: serde_json::Value = serde_json::from_str(&whole.blocks()[0]).unwrap();
+            assert!(!kept.is_empty());
+            assert_eq!(kept[..], all.as_array().unwrap()[..kept.len()]);
+            assert!(
+                fitted.blocks()[1].contains(&format!("{} of 120 shown", kept.len())),
+                "{}",
+                fitted.blocks()[1]
+            );
+        }
+    }
+}

@@ -5,7 +5,8 @@
 //! Locals start with `__fusion_` so they never meet the user's names.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Ident, WherePredicate};
 
 use super::ast::{Censor, DeclKind, Field, Model, Part, Text, Wire};
@@ -327,8 +328,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
         let value = match (&field.redact, field.is_option) {
             // Cut to the child's agent limit and the mask's cap (wire format §6.8).
+            // Spanned at the field's type, so a type that cannot be embedded is reported there.
             (None, _) if field.embed => {
-                quote!(&#p::Embedded::new(&self.#member, __fusion_mask))
+                let embedded = quote_spanned!(field.ty.span()=> #p::Embedded::new);
+                quote!(&#embedded(&self.#member, __fusion_mask))
             }
             (None, _) => quote!(&self.#member),
             (Some(Censor::Default), true) => {
