@@ -330,7 +330,8 @@ impl<'m, 'a> Gen<'m, 'a> {
             // Cut to the child's agent limit and the mask's cap (wire format §6.8).
             // Spanned at the field's type, so a type that cannot be embedded is reported there.
             (None, _) if field.embed => {
-                let embedded = quote_spanned!(field.ty.span()=> #p::Embedded::new);
+                let ty = field.ty;
+                let embedded = quote_spanned!(ty.span()=> #p::Embedded::<#ty>::new);
                 quote!(&#embedded(&self.#member, __fusion_mask))
             }
             (None, _) => quote!(&self.#member),
