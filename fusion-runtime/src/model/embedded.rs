@@ -103,19 +103,19 @@ impl<E: EmbedData + ?Sized> EmbedData for &E {
 
 /// An `#[embed]` field's value as the parent writes it: cut by the child's agent limit and by
 /// the cap of the parent's mask.
-pub struct Embedded<'a, E: ?Sized> {
+struct Embedded<'a, E: ?Sized> {
     value: &'a E,
     cap: Option<usize>,
 }
 
-impl<'a, E: EmbedData + ?Sized> Embedded<'a, E> {
-    /// The field `value` of a parent written with `mask`.
-    #[inline]
-    pub fn new(value: &'a E, mask: &FieldMask) -> Self {
-        Embedded {
-            value,
-            cap: mask.embed_cap(),
-        }
+/// The field `value` of a parent written with `mask`: a call generated code spans at the
+/// field's type, so a type that cannot be embedded is reported there, once (the opaque result
+/// is `Serialize` whatever `E` is, so the field's write adds no second error).
+#[inline]
+pub fn embedded<'a, E: EmbedData + ?Sized>(value: &'a E, mask: &FieldMask) -> impl Serialize + 'a {
+    Embedded {
+        value,
+        cap: mask.embed_cap(),
     }
 }
 

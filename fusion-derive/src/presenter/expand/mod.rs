@@ -331,7 +331,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             // Spanned at the field's type, so a type that cannot be embedded is reported there.
             (None, _) if field.embed => {
                 let ty = field.ty;
-                let embedded = quote_spanned!(ty.span()=> #p::Embedded::<#ty>::new);
+                let embedded = quote_spanned!(ty.span()=> #p::embedded::<#ty>);
                 quote!(&#embedded(&self.#member, __fusion_mask))
             }
             (None, _) => quote!(&self.#member),
