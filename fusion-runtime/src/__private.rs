@@ -34,7 +34,7 @@ pub use crate::present::engine::{Embed, EmbedSink, Presentation, Presenter};
 // The schema traits of the model and its field enum.
 pub use crate::model::{Field, Model};
 // The data of an `#[embed]` field, cut to the child's agent limit.
-pub use crate::model::{EmbedData, embedded};
+pub use crate::model::{EmbedData, EmbedDataProbe, NotEmbeddable, probe};
 // The data block format of `#[presenter(format = ...)]`.
 pub use crate::response::Format;
 // The lists generated callbacks push into, and the suggestion of `#[suggest(...)]`.

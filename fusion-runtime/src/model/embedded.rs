@@ -101,22 +101,55 @@ impl<E: EmbedData + ?Sized> EmbedData for &E {
     }
 }
 
-/// An `#[embed]` field's value as the parent writes it: cut by the child's agent limit and by
-/// the cap of the parent's mask.
-struct Embedded<'a, E: ?Sized> {
+/// The field `value` of a parent written with `mask`, before it is known whether it can be
+/// embedded: generated code calls `.data()` on a reference to it with [`EmbedDataProbe`] and
+/// [`NotEmbeddable`] in scope. A value that can be embedded is written by [`EmbedDataProbe`];
+/// one that cannot picks [`NotEmbeddable`] (autoref dispatch), which writes nothing and raises
+/// no error of its own: the `#[embed]` check of the presenter already reports that field once,
+/// at its type, in the toolkit's words.
+pub struct Probe<'a, E: ?Sized> {
     value: &'a E,
     cap: Option<usize>,
 }
 
-/// The field `value` of a parent written with `mask`: a call generated code spans at the
-/// field's type, so a type that cannot be embedded is reported there, once (the opaque result
-/// is `Serialize` whatever `E` is, so the field's write adds no second error).
+/// The probe of the field `value` of a parent written with `mask`.
 #[inline]
-pub fn embedded<'a, E: EmbedData + ?Sized>(value: &'a E, mask: &FieldMask) -> impl Serialize + 'a {
-    Embedded {
+pub fn probe<'a, E: ?Sized>(value: &'a E, mask: &FieldMask) -> Probe<'a, E> {
+    Probe {
         value,
         cap: mask.embed_cap(),
     }
+}
+
+/// A probed value that can be embedded: its data, cut as [`EmbedData`] says.
+pub trait EmbedDataProbe<'a, E: ?Sized> {
+    /// The value as the parent writes it.
+    fn data(&self) -> Embedded<'a, E>;
+}
+
+impl<'a, E: EmbedData + ?Sized> EmbedDataProbe<'a, E> for Probe<'a, E> {
+    #[inline]
+    fn data(&self) -> Embedded<'a, E> {
+        Embedded {
+            value: self.value,
+            cap: self.cap,
+        }
+    }
+}
+
+/// A probed value that cannot be embedded: a model whose derive already failed to compile.
+pub trait NotEmbeddable {
+    /// A unit in its place; never written, since the program does not compile.
+    fn data(&self) {}
+}
+
+impl<E: ?Sized> NotEmbeddable for &Probe<'_, E> {}
+
+/// An `#[embed]` field's value as the parent writes it: cut by the child's agent limit and by
+/// the cap of the parent's mask.
+pub struct Embedded<'a, E: ?Sized> {
+    value: &'a E,
+    cap: Option<usize>,
 }
 
 impl<E: EmbedData + ?Sized> Serialize for Embedded<'_, E> {

@@ -207,16 +207,15 @@ fn the_tool_set_budget_reaches_the_presentation_without_the_handler() {
     // A hand-built answer is sent as it is.
     assert_eq!(tools.call("list_rows", None).blocks(), ["10"]);
 
-    static ALL: LazyLock<Vec<Row>> = LazyLock::new(|| rows(10));
     let tools = ToolSet::new()
         .max_tokens(200)
-        .tool(|_: ListRows, _: &Call| Row::present_all(&ALL))
+        .tool(|_: ListRows, _: &Call| Row::present_all(&TEN_ROWS))
         .unwrap();
     let response = tools.call("list_rows", None);
     assert_eq!(kept_ids(&response), [1, 2, 3]);
     let through_call = ToolSet::new()
         .max_tokens(200)
-        .tool(|_: ListRows, call: &Call| call.present_all(&ALL).build())
+        .tool(|_: ListRows, call: &Call| call.present_all(&TEN_ROWS).build())
         .unwrap();
     assert_eq!(kept_ids(&through_call.call("list_rows", None)), [1, 2, 3]);
 }
@@ -337,6 +336,9 @@ proptest! {
     }
 }
 
+/// Ten rows, for handlers that present a collection they do not own.
+static TEN_ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| rows(10));
+
 /// A tool with its own budget (`#[fusion(max_tokens = ...)]`).
 #[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
 #[fusion(read_only, max_tokens = 150)]
@@ -344,10 +346,9 @@ struct ListFewRows {}
 
 #[test]
 fn the_tool_budget_and_the_tool_set_budget_the_tightest_wins() {
-    static ALL: LazyLock<Vec<Row>> = LazyLock::new(|| rows(10));
     let tools = ToolSet::new()
         .max_tokens(5_000)
-        .tool(|_: ListFewRows, _: &Call| Row::present_all(&ALL))
+        .tool(|_: ListFewRows, _: &Call| Row::present_all(&TEN_ROWS))
         .unwrap();
     let definition = tools.get("list_few_rows").unwrap();
     assert_eq!(definition.max_tokens(), Some(150));
@@ -402,8 +403,8 @@ mod peers {
         }
     }
 
-    fn list() -> Option<serde_json::Value> {
-        Some(serde_json::json!({"action": "list_invoices"}))
+    fn list() -> serde_json::Value {
+        serde_json::json!({"action": "list_invoices"})
     }
 
     /// The TypeScript reference's egress guard: the text cut to the limit, a notice appended.
@@ -412,7 +413,7 @@ mod peers {
         format!("{cut}\n\n[Response truncated: exceeded the size limit]")
     }
 
-    /// FastMCP's response limiting: every block joined into one text, cut, with a suffix.
+    /// `FastMCP`'s response limiting: every block joined into one text, cut, with a suffix.
     fn fastmcp(blocks: &[String], limit: usize) -> String {
         let joined = blocks.join("\n\n");
         let cut: String = joined.chars().take(limit).collect();
@@ -422,8 +423,8 @@ mod peers {
     #[test]
     fn a_byte_cut_billing_list_does_not_parse_a_fitted_one_does() {
         for budget in [2_000, 8_000] {
-            let whole = billing(None).call("billing", list());
-            let fitted = billing(Some(budget)).call("billing", list());
+            let whole = billing(None).call("billing", Some(list()));
+            let fitted = billing(Some(budget)).call("billing", Some(list()));
             assert!(
                 tokens(&whole) > budget,
                 "the list must be over {budget} tokens"

@@ -5,8 +5,7 @@
 //! Locals start with `__fusion_` so they never meet the user's names.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::{format_ident, quote};
 use syn::{GenericParam, Generics, Ident, WherePredicate};
 
 use super::ast::{Censor, DeclKind, Field, Model, Part, Text, Wire};
@@ -328,11 +327,15 @@ impl<'m, 'a> Gen<'m, 'a> {
         let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
         let value = match (&field.redact, field.is_option) {
             // Cut to the child's agent limit and the mask's cap (wire format §6.8).
-            // Spanned at the field's type, so a type that cannot be embedded is reported there.
+            // A type that cannot be embedded writes nothing here and adds no error: the
+            // presenter's `#[embed]` check reports it (autoref dispatch, see `Probe`).
             (None, _) if field.embed => {
-                let ty = field.ty;
-                let embedded = quote_spanned!(ty.span()=> #p::embedded::<#ty>);
-                quote!(&#embedded(&self.#member, __fusion_mask))
+                quote! {
+                    &{
+                        use #p::{EmbedDataProbe as _, NotEmbeddable as _};
+                        (&#p::probe(&self.#member, __fusion_mask)).data()
+                    }
+                }
             }
             (None, _) => quote!(&self.#member),
             (Some(Censor::Default), true) => {
