@@ -33,6 +33,8 @@ pub use serde;
 pub use crate::present::engine::{Embed, EmbedSink, Presentation, Presenter};
 // The schema traits of the model and its field enum.
 pub use crate::model::{Field, Model};
+// The data of an `#[embed]` field, cut to the child's agent limit.
+pub use crate::model::{EmbedData, EmbedDataProbe, NotEmbeddable, probe};
 // The data block format of `#[presenter(format = ...)]`.
 pub use crate::response::Format;
 // The lists generated callbacks push into, and the suggestion of `#[suggest(...)]`.

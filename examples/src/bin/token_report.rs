@@ -14,11 +14,18 @@
 //! limit 50), each presented with the JSON data block and with the TOON data block
 //! (`Presentation::format(Format::Toon)`); every block counts (data, UI, embeds, rules,
 //! suggestions), as the model reads them.
+//!
+//! Budgets (wire format §17): the billing tools called through the `ToolSet` without a budget
+//! and with `ToolSet::max_tokens` of 2,000, 8,000 and 25,000: items kept, the estimate the fit
+//! works with, and the exact `o200k_base` count.
 
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
 use fusion_examples::models::{Invoice, InvoiceRow};
 use fusion_examples::store::Store;
+use fusion_examples::tools::{BillingApp, tools};
 use fusion_runtime::present::{FieldMask, Format, Model};
 use fusion_runtime::{Selection, ToolResponse};
 use serde::{Serialize, Serializer};
@@ -176,6 +183,93 @@ fn compare(
     percent(toon.tokens, json.tokens)
 }
 
+/// How many items a data block holds: a JSON list's length, a TOON table's `[N` header, one
+/// for any other value.
+fn items_in(data: &str) -> usize {
+    if let Some(rest) = data.strip_prefix('[')
+        && let Some(count) = rest.split(|c: char| !c.is_ascii_digit()).next()
+        && let Ok(count) = count.parse()
+    {
+        return count;
+    }
+    match serde_json::from_str::<serde_json::Value>(data) {
+        Ok(serde_json::Value::Array(items)) => items.len(),
+        _ => 1,
+    }
+}
+
+/// Prints the billing calls without a budget and with each budget: items kept, estimated and
+/// exact tokens; returns whether every budgeted response stayed within its budget by the exact
+/// count.
+fn budgets(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::error::Error>> {
+    let calls = [
+        (
+            "list_invoices",
+            serde_json::json!({"action": "list_invoices"}),
+        ),
+        (
+            "list_invoices overdue",
+            serde_json::json!({"action": "list_invoices", "status": "overdue"}),
+        ),
+        (
+            "list_invoices _select",
+            serde_json::json!({"action": "list_invoices", "_select": ["id", "status"]}),
+        ),
+        (
+            "get_invoice",
+            serde_json::json!({"action": "get_invoice", "id": "INV-0001"}),
+        ),
+        (
+            "export_invoices",
+            serde_json::json!({"action": "export_invoices"}),
+        ),
+    ];
+    println!(
+        "\nResponse budgets (ToolSet::max_tokens): items kept, estimated and exact tokens of \
+         every block. export_invoices is built by hand (toon::success_table): sent as it is."
+    );
+    println!(
+        "{:<24} {:>8} {:>7} {:>10} {:>8} {:>8}",
+        "call", "budget", "items", "estimate", "exact", "isError"
+    );
+    let mut within = true;
+    for budget in [None, Some(2_000), Some(8_000), Some(25_000)] {
+        let app = Arc::new(BillingApp::new(Store::load()?));
+        let mut set = tools(app)?;
+        if let Some(budget) = budget {
+            set = set.max_tokens(budget);
+        }
+        for (name, arguments) in &calls {
+            let response = set.call("billing", Some(arguments.clone()));
+            let estimate: usize = response
+                .blocks()
+                .iter()
+                .map(|b| fusion_runtime::tokens::estimate(b))
+                .sum();
+            let exact: usize = response
+                .blocks()
+                .iter()
+                .map(|b| bpe.encode_ordinary(b).len())
+                .sum();
+            let data = response.blocks().first().map_or("", String::as_str);
+            let by_hand = *name == "export_invoices";
+            if let Some(budget) = budget
+                && !by_hand
+                && exact > budget
+            {
+                within = false;
+            }
+            println!(
+                "{name:<24} {:>8} {:>7} {estimate:>10} {exact:>8} {:>8}",
+                budget.map_or_else(|| "none".to_owned(), |b| b.to_string()),
+                items_in(data),
+                response.is_error() == Some(true)
+            );
+        }
+    }
+    Ok(within)
+}
+
 #[allow(
     clippy::cast_precision_loss,
     reason = "display of counts far below 2^52"
@@ -271,6 +365,7 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
         &bpe,
     );
     let get_within = get_share <= 70.0;
+    let budgets_within = budgets(&bpe)?;
 
     let verdict = |met: bool| if met { "met" } else { "NOT met" };
     println!(
@@ -284,5 +379,9 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
         first.id,
         verdict(get_within)
     );
-    Ok(within && get_within)
+    println!(
+        "Budgeted presented responses within their budget by the exact count: {}",
+        verdict(budgets_within)
+    );
+    Ok(within && get_within && budgets_within)
 }

@@ -74,6 +74,8 @@ pub mod key {
     pub const FIELD_ENUM: &str = "field_enum";
     /// The data block format.
     pub const FORMAT: &str = "format";
+    /// The response budget in tokens (`#[presenter]` and `#[fusion]`).
+    pub const MAX_TOKENS: &str = "max_tokens";
     /// A field that is never on the wire.
     pub const SKIP: &str = "skip";
 

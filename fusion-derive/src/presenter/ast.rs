@@ -24,6 +24,8 @@ pub struct Model<'a> {
     pub field_enum: Ident,
     /// The agent limit.
     pub agent_limit: Option<usize>,
+    /// `#[presenter(max_tokens = N)]`: the response budget.
+    pub max_tokens: Option<usize>,
     /// `#[presenter(format = ...)]`: the data block format, if declared.
     pub format: Option<Format>,
     /// The declared context type, if any.
@@ -222,6 +224,7 @@ impl<'a> Model<'a> {
             serde_name,
             field_enum,
             agent_limit: opts.agent_limit.map(|(n, _)| n),
+            max_tokens: opts.max_tokens,
             format: opts.format.map(|format| match format {
                 attr::Format::Json => Format::Json,
                 attr::Format::Toon => Format::Toon,

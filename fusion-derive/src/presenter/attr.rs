@@ -74,6 +74,8 @@ pub struct PresenterOpts {
     pub field_enum: Option<Ident>,
     /// The data block format.
     pub format: Option<Format>,
+    /// The response budget in tokens.
+    pub max_tokens: Option<usize>,
 }
 
 /// The attributes of one field.
@@ -275,6 +277,7 @@ fn presenter_opts(attr: &Attribute, seen: &mut Seen, out: &mut PresenterOpts, er
         spec(key::CRATE, Kind::Path, "crate = ::fusion_runtime"),
         spec(key::FIELD_ENUM, Kind::Ident, "field_enum = InvoiceField"),
         spec(key::FORMAT, Kind::Ident, "format = toon"),
+        spec(key::MAX_TOKENS, Kind::Int, "max_tokens = 8000"),
     ];
     const VOICE: AttrVoice = AttrVoice {
         attr: name::PRESENTER,
@@ -298,6 +301,16 @@ fn presenter_opts(attr: &Attribute, seen: &mut Seen, out: &mut PresenterOpts, er
     positional_not_expected(&args, name::PRESENTER, example, errors);
     if let Some(limit) = args.int(key::AGENT_LIMIT) {
         out.agent_limit = Some(limit);
+    }
+    if let Some((budget, span)) = args.int(key::MAX_TOKENS) {
+        if budget == 0 {
+            errors.at(
+                span,
+                "a budget of 0 tokens fits no response; write a budget such as `max_tokens = 8000`",
+            );
+        } else {
+            out.max_tokens = Some(budget);
+        }
     }
     if let Some(ty) = args.ty(key::CONTEXT) {
         out.context = Some(ty.clone());
@@ -356,6 +369,7 @@ fn field_presenter(attr: &Attribute, seen: &mut Seen, errors: &mut Errors) -> Op
             (key::CRATE, ON_STRUCT),
             (key::FIELD_ENUM, ON_STRUCT),
             (key::FORMAT, ON_STRUCT),
+            (key::MAX_TOKENS, ON_STRUCT),
         ],
     };
     let example = "#[presenter(skip)]";

@@ -29,6 +29,7 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
         None => (quote!(#p::NoField), quote!()),
     };
     let inherent = super::expand::inherent(input, &p, &input.generics);
+    let embed_data = super::expand::embed_data_impl(input, &p, &input.generics);
     quote! {
         #errors
         #field_enum
@@ -66,6 +67,7 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
             fn embed_into(&self, _: &__FusionCtx, _: &mut #p::EmbedSink<'_>) {}
         }
 
+        #embed_data
         #inherent
     }
 }

@@ -26,6 +26,8 @@ pub struct Tool {
     pub toon: bool,
     /// `output = Type`: the type of the `outputSchema`.
     pub output: Option<Type>,
+    /// `max_tokens = N`: the tool's response budget.
+    pub max_tokens: Option<usize>,
     /// One per action, in declaration order (skipped variants left out).
     pub actions: Vec<Action>,
 }
@@ -122,6 +124,16 @@ impl Tool {
                 "the tool name is empty; write a name such as `name = \"billing\"`",
             );
         }
+        let max_tokens = match args.int(key::MAX_TOKENS) {
+            Some((0, span)) => {
+                errors.at(
+                    span,
+                    "a budget of 0 tokens fits no response; write a budget such as `max_tokens = 8000`",
+                );
+                None
+            }
+            other => other.map(|(budget, _)| budget),
+        };
         let tool = Tool {
             krate: runtime_path(args.path(key::CRATE).cloned()),
             name,
@@ -129,6 +141,7 @@ impl Tool {
             select: args.flag(key::SELECT).is_some(),
             toon: args.flag(key::TOON).is_some(),
             output: args.ty(key::OUTPUT).cloned(),
+            max_tokens,
             actions: Vec::new(),
         };
         (args, tool)

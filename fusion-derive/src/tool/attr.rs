@@ -24,6 +24,7 @@ const SPECS: &[Spec] = &[
     spec(key::READ_ONLY, Kind::Flag, "read_only"),
     spec(key::STRUCTURED, Kind::Flag, "structured"),
     spec(key::CRATE, Kind::Path, "crate = ::fusion_runtime"),
+    spec(key::MAX_TOKENS, Kind::Int, "max_tokens = 8000"),
 ];
 
 /// Keys of the container of an enum (a discriminated tool).
@@ -34,6 +35,7 @@ pub const ENUM_KEYS: &[&str] = &[
     key::TOON,
     key::OUTPUT,
     key::CRATE,
+    key::MAX_TOKENS,
 ];
 /// Keys of the container of a struct (a flat tool: the tool and its one action).
 pub const STRUCT_KEYS: &[&str] = &[
@@ -46,6 +48,7 @@ pub const STRUCT_KEYS: &[&str] = &[
     key::DESTRUCTIVE,
     key::READ_ONLY,
     key::CRATE,
+    key::MAX_TOKENS,
 ];
 /// Keys of a variant (an action).
 pub const VARIANT_KEYS: &[&str] = &[

@@ -15,6 +15,7 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
     let description = tool.description.as_ref().map(|d| quote!(.description(#d)));
     let select = tool.select.then(|| quote!(.select()));
     let layout = tool.toon.then(|| quote!(.toon()));
+    let max_tokens = tool.max_tokens.map(|budget| quote!(.max_tokens(#budget)));
     let output = match (&tool.output, structured_model(tool)) {
         // Spanned at the user's type, so a type without `JsonSchema` is reported there.
         (Some(ty), _) => Some(quote_spanned!(ty.span()=> .output::<#ty>())),
@@ -29,7 +30,7 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
         input,
         &p,
         &quote! {
-            #p::ToolSpec::new(#name) #description #select #layout #output #(#actions)*
+            #p::ToolSpec::new(#name) #description #select #layout #output #max_tokens #(#actions)*
         },
     )
 }

@@ -333,6 +333,7 @@ pub mod by_hand {
 
     impl<const LIMITED: bool> Model for Invoice<LIMITED> {
         type Field = InvoiceField;
+        const AGENT_LIMIT: Option<usize> = if LIMITED { Some(50) } else { None };
         const NAME: &'static str = "Invoice";
         const WIRE_NAMES: &'static [&'static str] = &[
             "id",
@@ -386,7 +387,6 @@ pub mod by_hand {
     }
 
     impl<C: ?Sized, const LIMITED: bool> Presenter<C> for Invoice<LIMITED> {
-        const AGENT_LIMIT: Option<usize> = if LIMITED { Some(50) } else { None };
         const STATIC_RULES: &'static [&'static str] = &["amount_cents is in CENTS. Divide by 100."];
 
         #[allow(clippy::cast_precision_loss, reason = "a chart value")]

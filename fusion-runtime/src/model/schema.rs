@@ -45,6 +45,10 @@ pub trait Model: Serialize {
     /// Apps view in `tools/list` (see [`crate::mcp_app`]).
     const DECLARES_UI: bool = false;
 
+    /// The agent limit for collections (wire format §6.7), if any: a presented collection, and
+    /// an embedded one at any depth (wire format §6.8), keeps its first this many items.
+    const AGENT_LIMIT: Option<usize> = None;
+
     /// Writes the wire form keeping only the members in `selection` (redaction applied).
     fn serialize_selected<S: Serializer>(
         &self,
@@ -67,6 +71,9 @@ pub trait Model: Serialize {
 pub struct FieldMask {
     all: bool,
     kept: Vec<bool>,
+    /// The most items each embedded collection of the value keeps (a response budget's cut of a
+    /// single value, wire format §17); `None`: only the children's agent limits cut.
+    embed_cap: Option<usize>,
 }
 
 impl FieldMask {
@@ -74,6 +81,7 @@ impl FieldMask {
     pub const ALL: FieldMask = FieldMask {
         all: true,
         kept: Vec::new(),
+        embed_cap: None,
     };
 
     /// The members of `M` named in `selection`; names `M` does not have match nothing.
@@ -105,7 +113,24 @@ impl FieldMask {
                 *slot = true;
             }
         }
-        FieldMask { all: false, kept }
+        FieldMask {
+            all: false,
+            kept,
+            embed_cap: None,
+        }
+    }
+
+    /// The same mask, with every embedded collection of the value cut to at most `cap` items.
+    #[must_use]
+    pub fn with_embed_cap(mut self, cap: Option<usize>) -> Self {
+        self.embed_cap = cap;
+        self
+    }
+
+    /// The most items each embedded collection keeps (`None`: no cap besides agent limits).
+    #[inline]
+    pub fn embed_cap(&self) -> Option<usize> {
+        self.embed_cap
     }
 
     /// A mask that keeps every member of `M`.

@@ -17,8 +17,8 @@ use crate::encode::toon::table::Members;
 use crate::model::{FieldMask, Model, Selection};
 use crate::response::ui::{self, UiBlock};
 use crate::response::{
-    DedupIndex, EmbedBlock, EmbedKind, Format, IntoToolResponse, Presented, ResponseBuilder, Rules,
-    Suggestions, ToolResponse, WrapError, toon_presented_all, toon_presented_one,
+    DedupIndex, EmbedBlock, EmbedKind, Format, ResponseBuilder, Rules, Suggestions,
+    toon_presented_all, toon_presented_one,
 };
 
 /// The presenter of a model: rules, suggestions, UI and embeds for a request context `Ctx`.
@@ -32,12 +32,14 @@ use crate::response::{
     note = "derive `Presenter` on `{Self}`; if it declares `#[presenter(context = ...)]`, pass that context with `.context(&ctx)`"
 )]
 pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
-    /// The agent limit for collections (wire format §6.7), if any.
-    const AGENT_LIMIT: Option<usize> = None;
-
     /// The format of the data block (`#[presenter(format = toon)]`); a call can override it with
     /// [`Presentation::format`].
     const FORMAT: Format = Format::Json;
+
+    /// The response budget in tokens (`#[presenter(max_tokens = N)]`, wire format §17.1), if any:
+    /// a response presenting this model is fitted to it, or to a tighter budget of the tool, the
+    /// tool set or the call.
+    const MAX_TOKENS: Option<usize> = None;
 
     /// The static item rules, in declaration order.
     const STATIC_RULES: &'static [&'static str] = &[];
@@ -170,7 +172,8 @@ pub trait Embeddable {
     /// [`Embed::DECLARES_UI`] of the value.
     const DECLARES_UI: bool;
 
-    /// Writes the value as the member `key` of the parent's data block.
+    /// Writes the value as the member `key` of the parent's data block written with `mask`: a
+    /// collection cut to its model's agent limit and the mask's budget cap (wire format §6.8).
     ///
     /// # Errors
     ///
@@ -179,13 +182,14 @@ pub trait Embeddable {
         &self,
         state: &mut S,
         key: &'static str,
+        mask: &FieldMask,
     ) -> Result<(), S::Error>;
 }
 
 // `do_not_recommend`: a field that is no presenter is reported as "not `Embeddable`" with the
 // message above, not as an unmet bound of this impl.
 #[diagnostic::do_not_recommend]
-impl<E: Embed<()> + Serialize + ?Sized> Embeddable for E {
+impl<E: Embed<()> + EmbedData + ?Sized> Embeddable for E {
     const DECLARES_UI: bool = <E as Embed<()>>::DECLARES_UI;
 
     #[inline]
@@ -193,8 +197,9 @@ impl<E: Embed<()> + Serialize + ?Sized> Embeddable for E {
         &self,
         state: &mut S,
         key: &'static str,
+        mask: &FieldMask,
     ) -> Result<(), S::Error> {
-        state.serialize_field(key, self)
+        state.serialize_field(key, &Embedded::of(self, mask))
     }
 }
 
@@ -207,7 +212,8 @@ impl<E: Embed<()> + Serialize + ?Sized> Embeddable for E {
     note = "derive `Presenter` with `#[presenter(context = {Ctx})]` on the field's type (on the item type of a `Vec`, slice or `Option`), or remove `#[embed]` from the field"
 )]
 pub trait EmbeddableIn<Ctx: ?Sized> {
-    /// Writes the value as the member `key` of the parent's data block.
+    /// Writes the value as the member `key` of the parent's data block written with `mask`: a
+    /// collection cut to its model's agent limit and the mask's budget cap (wire format §6.8).
     ///
     /// # Errors
     ///
@@ -216,6 +222,7 @@ pub trait EmbeddableIn<Ctx: ?Sized> {
         &self,
         state: &mut S,
         key: &'static str,
+        mask: &FieldMask,
     ) -> Result<(), S::Error>;
 
     /// Presents the value as a child of the current item ([`Embed::embed_into`]).
@@ -223,14 +230,15 @@ pub trait EmbeddableIn<Ctx: ?Sized> {
 }
 
 #[diagnostic::do_not_recommend]
-impl<E: Embed<Ctx> + Serialize + ?Sized, Ctx: ?Sized> EmbeddableIn<Ctx> for E {
+impl<E: Embed<Ctx> + EmbedData + ?Sized, Ctx: ?Sized> EmbeddableIn<Ctx> for E {
     #[inline]
     fn write_member<S: SerializeStruct>(
         &self,
         state: &mut S,
         key: &'static str,
+        mask: &FieldMask,
     ) -> Result<(), S::Error> {
-        state.serialize_field(key, self)
+        state.serialize_field(key, &Embedded::of(self, mask))
     }
 
     #[inline]
@@ -244,6 +252,8 @@ pub struct EmbedSink<'a> {
     /// Whether UI blocks are dropped: the parent item is not the first one, or the parent
     /// itself drops UI (a UI block counts as UI at every depth).
     skip_ui: bool,
+    /// The budget's cut of the child collections (a fitted single value, wire format §17.4).
+    cut: Cut,
     seen: &'a mut Seen,
     out: &'a mut Vec<EmbedBlock>,
 }
@@ -258,6 +268,8 @@ struct Seen {
     /// few are kept inline (most parents embed one or two static-only types).
     static_rules: [Option<&'static [&'static str]>; 4],
     more_static_rules: Vec<&'static [&'static str]>,
+    /// Whether a budget's cap shortened some child collection (wire format §17.4).
+    budget_cut: bool,
 }
 
 impl Seen {
@@ -283,7 +295,7 @@ impl EmbedSink<'_> {
         if T::STATIC_ONLY && !self.seen.first_static(T::STATIC_RULES) {
             return;
         }
-        let parts = Parts::of(Items::One(value), ctx, !self.skip_ui);
+        let parts = Parts::of(Items::One(value), ctx, !self.skip_ui, Cut::NONE, Cut::NONE);
         self.append(parts);
     }
 
@@ -292,11 +304,12 @@ impl EmbedSink<'_> {
         if T::STATIC_ONLY && !self.seen.first_static(T::STATIC_RULES) {
             return;
         }
-        let parts = Parts::of(Items::Many(items), ctx, !self.skip_ui);
+        let parts = Parts::of(Items::Many(items), ctx, !self.skip_ui, self.cut, Cut::NONE);
         self.append(parts);
     }
 
     fn append(&mut self, parts: Parts) {
+        self.seen.budget_cut |= parts.budget_cut;
         let skip_ui = self.skip_ui;
         let mut push = |block: EmbedBlock| {
             if self
@@ -330,7 +343,7 @@ impl EmbedSink<'_> {
 
 /// A single value or a collection.
 #[derive(Debug)]
-enum Items<'a, T> {
+pub(crate) enum Items<'a, T> {
     One(&'a T),
     Many(&'a [T]),
 }
@@ -343,27 +356,54 @@ impl<T> Clone for Items<'_, T> {
 
 impl<T> Copy for Items<'_, T> {}
 
+/// How far a response budget cuts a collection (wire format §17.3, §17.4).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Cut {
+    /// The most items kept (after the agent limit); `None`: no budget cut.
+    pub(crate) cap: Option<usize>,
+    /// The budget the summary names.
+    pub(crate) budget: usize,
+}
+
+impl Cut {
+    /// No budget cut.
+    pub(crate) const NONE: Cut = Cut {
+        cap: None,
+        budget: 0,
+    };
+}
+
 /// Everything a presenter contributes besides its data block.
 struct Parts {
     ui: Vec<UiBlock>,
     embeds: Vec<EmbedBlock>,
     rules: Rules,
     suggestions: Suggestions,
+    /// Whether a budget cut this collection or one of its children.
+    budget_cut: bool,
 }
 
 impl Parts {
     /// wire format §6.2 steps 1 and 3–6 for `items`.
     ///
     /// With `with_ui` false (an embedded child of a parent item other than the first, whose UI
-    /// would be dropped anyway, wire format §6.8), UI callbacks are not evaluated at all.
-    fn of<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>, ctx: &Ctx, with_ui: bool) -> Parts {
+    /// would be dropped anyway, wire format §6.8), UI callbacks are not evaluated at all. `cut`
+    /// cuts `items` (a collection), `embed_cut` the child collections of each kept item.
+    fn of<T: Presenter<Ctx>, Ctx: ?Sized>(
+        items: Items<'_, T>,
+        ctx: &Ctx,
+        with_ui: bool,
+        cut: Cut,
+        embed_cut: Cut,
+    ) -> Parts {
         let mut parts = Parts {
             ui: Vec::new(),
             embeds: Vec::new(),
             rules: Rules::default(),
             suggestions: Suggestions::default(),
+            budget_cut: false,
         };
-        parts.fill(items, ctx, with_ui);
+        parts.fill(items, ctx, with_ui, cut, embed_cut);
         parts
     }
 
@@ -372,14 +412,16 @@ impl Parts {
         items: Items<'_, T>,
         ctx: &Ctx,
         with_ui: bool,
+        cut: Cut,
+        embed_cut: Cut,
     ) {
-        let shown = truncate(items);
+        let (shown, summary) = cut_items(items, cut);
+        if let Some((_, by_budget)) = &summary {
+            self.budget_cut |= *by_budget;
+        }
         if with_ui {
-            if let (Items::Many(all), Items::Many(kept)) = (items, shown)
-                && kept.len() < all.len()
-            {
-                self.ui
-                    .push(truncation_summary(kept.len(), all.len() - kept.len()));
+            if let Some((summary, _)) = summary {
+                self.ui.push(summary);
             }
             match shown {
                 Items::One(item) => item.item_ui(ctx, &mut self.ui),
@@ -396,11 +438,13 @@ impl Parts {
                 ctx,
                 &mut EmbedSink {
                     skip_ui: !with_ui || item_index > 0,
+                    cut: embed_cut,
                     seen: &mut seen,
                     out: &mut self.embeds,
                 },
             );
         }
+        self.budget_cut |= seen.budget_cut;
         for rule in T::STATIC_RULES {
             self.rules.push(Cow::Borrowed(rule));
         }
@@ -421,11 +465,27 @@ impl Parts {
     }
 }
 
-/// wire format §6.7: a collection longer than the agent limit keeps its first items.
-fn truncate<T: Presenter<Ctx>, Ctx: ?Sized>(items: Items<'_, T>) -> Items<'_, T> {
-    match (items, T::AGENT_LIMIT) {
-        (Items::Many(all), Some(limit)) if all.len() > limit => Items::Many(&all[..limit]),
-        _ => items,
+/// wire format §6.7 and §17.3: a collection longer than the agent limit, or than a budget's cap,
+/// keeps its first items; with the summary to show, and whether the budget made it.
+fn cut_items<T: Model>(items: Items<'_, T>, cut: Cut) -> (Items<'_, T>, Option<(UiBlock, bool)>) {
+    let Items::Many(all) = items else {
+        return (items, None);
+    };
+    let by_limit = all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX));
+    let kept = by_limit.min(cut.cap.unwrap_or(usize::MAX));
+    let shown = Items::Many(&all[..kept]);
+    if kept == all.len() {
+        (items, None)
+    } else if kept < by_limit {
+        (
+            shown,
+            Some((budget_summary(kept, all.len(), cut.budget), true)),
+        )
+    } else {
+        (
+            shown,
+            Some((truncation_summary(kept, all.len() - kept), false)),
+        )
     }
 }
 
@@ -436,16 +496,39 @@ fn truncation_summary(shown: usize, hidden: usize) -> UiBlock {
     ))
 }
 
+/// The budget's truncation summary of wire format §17.3.
+fn budget_summary(shown: usize, total: usize, budget: usize) -> UiBlock {
+    ui::summary(format!(
+        "\u{26A0}\u{FE0F} Dataset truncated. {shown} of {total} shown to stay within {} tokens; use filters or `_select` to see others.",
+        thousands(budget)
+    ))
+}
+
+/// `n` with a comma between groups of three digits (`25,000`).
+pub(crate) fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// A presentation being configured: the value(s), the context and the selection.
 ///
 /// Start one with [`present`] or [`present_all`] (or the [`Present`] extension methods).
 #[must_use = "a presentation does nothing until `build` is called"]
 pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
-    items: Items<'a, T>,
-    ctx: &'a Ctx,
-    selection: Option<&'a Selection>,
+    pub(crate) items: Items<'a, T>,
+    pub(crate) ctx: &'a Ctx,
+    pub(crate) selection: Option<&'a Selection>,
     /// `None`: the presenter's [`Presenter::FORMAT`].
-    format: Option<Format>,
+    pub(crate) format: Option<Format>,
+    /// The budget of the call, the tool or the tool set (wire format §17.1), the tightest one.
+    pub(crate) max_tokens: Option<usize>,
 }
 
 /// Presents a single value.
@@ -455,6 +538,7 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         ctx: &(),
         selection: None,
         format: None,
+        max_tokens: None,
     }
 }
 
@@ -465,6 +549,7 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         ctx: &(),
         selection: None,
         format: None,
+        max_tokens: None,
     }
 }
 
@@ -497,6 +582,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             ctx,
             selection: self.selection,
             format: self.format,
+            max_tokens: self.max_tokens,
         }
     }
 
@@ -506,29 +592,66 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
         self.format = Some(format);
         self
     }
+
+    /// Fits the response to `max_tokens` tokens (wire format §17): a collection keeps the longest
+    /// prefix of items that fits, a single value cuts its embedded collections, and a truncation
+    /// summary says so. The tightest of this, the presenter's, the tool's and the tool set's
+    /// budget wins.
+    pub fn max_tokens(self, max_tokens: usize) -> Self {
+        self.within(Some(max_tokens))
+    }
+
+    /// Tightens the budget to `max_tokens` when one is given (the tool layer's budget).
+    pub(crate) fn within(mut self, max_tokens: Option<usize>) -> Self {
+        self.max_tokens = tightest(self.max_tokens, max_tokens);
+        self
+    }
 }
 
-impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
-    /// The response builder, so a handler can append UI, hints, rules and suggestions.
-    pub fn into_builder(self) -> Result<ResponseBuilder, EncodeError> {
-        // Recorded for the tool layer, which checks it against the action's `returns`.
-        let presented = Presented {
-            model: std::any::type_name::<T>(),
-            collection: matches!(self.items, Items::Many(_)),
+/// The tighter of two budgets, either possibly absent.
+pub(crate) fn tightest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// How a presentation is written: context, selection and format (what fitting leaves alone).
+pub(crate) struct Shape<'a, Ctx: ?Sized> {
+    pub(crate) ctx: &'a Ctx,
+    pub(crate) mask: Option<&'a FieldMask>,
+    pub(crate) format: Format,
+}
+
+impl<Ctx: ?Sized> Shape<'_, Ctx> {
+    /// The response for `items`, cut by `cut` and their child collections by `embed_cut`; and
+    /// whether a budget cut something.
+    pub(crate) fn render<T: Presenter<Ctx>>(
+        &self,
+        items: Items<'_, T>,
+        cut: Cut,
+        embed_cut: Cut,
+    ) -> Result<(ResponseBuilder, bool), EncodeError> {
+        let (shown, _) = cut_items(items, cut);
+        let capped;
+        let mask = match (embed_cut.cap, self.mask) {
+            (None, mask) => mask,
+            (Some(cap), mask) => {
+                capped = mask
+                    .cloned()
+                    .unwrap_or(FieldMask::ALL)
+                    .with_embed_cap(Some(cap));
+                Some(&capped)
+            }
         };
-        let shown = truncate(self.items);
-        let mask = self
-            .selection
-            .filter(|s| !s.is_empty())
-            .map(|s| FieldMask::of::<T>(s));
-        let mut builder = if self.format.unwrap_or(T::FORMAT) == Format::Toon {
-            let members = mask.as_ref().map_or(Members::Every, Members::Selected);
+        let builder = if self.format == Format::Toon {
+            let members = mask.map_or(Members::Every, Members::Selected);
             match shown {
                 Items::One(item) => toon_presented_one(item, members)?,
                 Items::Many(items) => toon_presented_all(items, members)?,
             }
         } else {
-            let text = match (shown, &mask) {
+            let text = match (shown, mask) {
                 (Items::One(item), None) => json::to_string(item)?,
                 (Items::One(item), Some(mask)) => json::to_string(&Selected { item, mask })?,
                 (Items::Many(items), None) => json::to_string(items)?,
@@ -536,26 +659,31 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
             };
             ResponseBuilder::json_text(text)
         };
-        let parts = Parts::of(self.items, self.ctx, true);
+        Ok(self.with_parts(builder, items, cut, embed_cut))
+    }
+
+    /// `builder` (holding the data block of `items` as `cut` cuts them) with every other part.
+    pub(crate) fn with_parts<T: Presenter<Ctx>>(
+        &self,
+        mut builder: ResponseBuilder,
+        items: Items<'_, T>,
+        cut: Cut,
+        embed_cut: Cut,
+    ) -> (ResponseBuilder, bool) {
+        let parts = Parts::of(items, self.ctx, true, cut, embed_cut);
         let (ui, embeds, rules, suggestions) = builder.parts_mut();
         *ui = parts.ui;
         *embeds = parts.embeds;
         *rules = parts.rules;
         *suggestions = parts.suggestions;
-        builder.set_presented(presented);
-        Ok(builder)
-    }
-
-    /// Builds the response.
-    pub fn build(self) -> Result<ToolResponse, EncodeError> {
-        self.into_builder().map(ResponseBuilder::build)
+        (builder, parts.budget_cut)
     }
 }
 
 /// One item written with a selection.
-struct Selected<'a, T> {
-    item: &'a T,
-    mask: &'a FieldMask,
+pub(crate) struct Selected<'a, T> {
+    pub(crate) item: &'a T,
+    pub(crate) mask: &'a FieldMask,
 }
 
 impl<T: Model> Serialize for Selected<'_, T> {
@@ -576,12 +704,5 @@ impl<T: Model> Serialize for SelectedAll<'_, T> {
             item,
             mask: self.mask,
         }))
-    }
-}
-
-/// A presentation configured by the handler (selection, context) is built as it stands.
-impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ctx> {
-    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
-        Ok(self.build()?)
     }
 }

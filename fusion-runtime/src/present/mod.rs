@@ -5,7 +5,8 @@
 //!   the [`Presentation`] that [`present`] and [`present_all`] start;
 //! - `callbacks`: what `call = ...` and `when = ...` functions may take and return
 //!   ([`Callback`], [`ValueCallback`], [`IntoRules`], [`IntoSuggestions`], [`IntoUi`]);
-//! - `expansion`: the helpers generated code calls (through `__private`).
+//! - `expansion`: the helpers generated code calls (through `__private`);
+//! - `fit`: fitting a response to a token budget (wire format §17).
 //!
 //! This module also re-exports the names of the lower layers a presenter written or used by hand
 //! needs: the schema traits [`Model`] and [`Field`], the [`FieldMask`], the data block
@@ -28,6 +29,9 @@
 pub(crate) mod callbacks;
 pub(crate) mod engine;
 pub(crate) mod expansion;
+mod fit;
+
+pub(crate) use engine::tightest;
 
 pub use callbacks::{
     Callback, ContextDeclared, IntoRules, IntoSuggestions, IntoUi, ReadsContext, ValueCallback,

@@ -24,7 +24,7 @@ use super::ui::UiBlock;
 use super::view::{ViewData, ViewParts};
 use crate::encode::toon::table::{Members, Row, Rows};
 use crate::encode::toon::{self, ToonOptions};
-use crate::encode::{EncodeError, ToonError, escape, json};
+use crate::encode::{EncodeError, ToonError, escape, json, tokens};
 use crate::model::Model;
 
 /// The data block of a response, already written, and what the testing view shows of it.
@@ -210,6 +210,34 @@ impl ResponseBuilder {
             &mut self.rules,
             &mut self.suggestions,
         )
+    }
+
+    /// The estimated tokens of the data block (wire format §17.2).
+    pub(crate) fn data_tokens(&self) -> usize {
+        tokens::estimate(&self.data.text)
+    }
+
+    /// The estimated tokens of every block but the data block, as [`ResponseBuilder::build`]
+    /// writes them (wire format §17.2): what a budget leaves for the data.
+    pub(crate) fn other_tokens(&self) -> usize {
+        let ui: usize = self.ui.iter().map(|b| tokens::estimate(&b.render())).sum();
+        let embeds: usize = self.embeds.iter().map(|b| tokens::estimate(b.text())).sum();
+        let hints = if self.hints.is_empty() {
+            0
+        } else {
+            tokens::estimate(&list_block("llm_directives", &self.hints))
+        };
+        let rules = if self.rules.is_empty() {
+            0
+        } else {
+            tokens::estimate(&list_block("domain_rules", self.rules.as_slice()))
+        };
+        let suggestions = if self.suggestions.is_empty() {
+            0
+        } else {
+            tokens::estimate(&suggestions_block(self.suggestions.as_slice()))
+        };
+        ui + embeds + hints + rules + suggestions
     }
 
     /// Writes every block, in the order of wire format §2.2, and returns the response.

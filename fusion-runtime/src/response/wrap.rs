@@ -135,6 +135,21 @@ impl From<EncodeError> for WrapError {
 pub trait IntoToolResponse {
     /// The response for this value, or why there is none.
     fn into_tool_response(self) -> Result<ToolResponse, WrapError>;
+
+    /// The response for this value under a response budget of `max_tokens` tokens (wire format
+    /// §17), which the tool layer passes from the tool's and the tool set's budgets.
+    ///
+    /// A [`Presentation`](crate::present::Presentation) is fitted to it; `Option` and `Result`
+    /// pass it to their value. Every other answer was built by hand and is sent as it is, even
+    /// over the budget (wire format §17.6): only a presentation knows where its items begin and
+    /// end, and a cut anywhere else would leave the model data that does not parse.
+    fn into_tool_response_within(self, max_tokens: Option<usize>) -> Result<ToolResponse, WrapError>
+    where
+        Self: Sized,
+    {
+        let _ = max_tokens;
+        self.into_tool_response()
+    }
 }
 
 /// Any serializable value as a JSON data block (wire format §12).
@@ -209,8 +224,15 @@ impl IntoToolResponse for Cow<'_, str> {
 
 impl<T: IntoToolResponse> IntoToolResponse for Option<T> {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
+        self.into_tool_response_within(None)
+    }
+
+    fn into_tool_response_within(
+        self,
+        max_tokens: Option<usize>,
+    ) -> Result<ToolResponse, WrapError> {
         match self {
-            Some(value) => value.into_tool_response(),
+            Some(value) => value.into_tool_response_within(max_tokens),
             None => ().into_tool_response(),
         }
     }

@@ -35,6 +35,8 @@ pub struct Call {
     pub(crate) structured: bool,
     /// The models the action declares it presents (empty: not checked).
     pub(crate) presents: Arc<[Presented]>,
+    /// The response budget of the tool and the tool set, the tighter one (wire format §17.1).
+    pub(crate) max_tokens: Option<usize>,
 }
 
 impl Call {
@@ -52,7 +54,21 @@ impl Call {
             selection,
             structured: false,
             presents: Arc::from([]),
+            max_tokens: None,
         }
+    }
+
+    /// The same context with a response budget of `max_tokens` tokens (wire format §17): what this
+    /// call presents, and what its handler returns, is fitted to it.
+    #[must_use]
+    pub fn with_max_tokens(mut self, max_tokens: Option<usize>) -> Self {
+        self.max_tokens = max_tokens;
+        self
+    }
+
+    /// The response budget of this call (the tool's or the tool set's, the tighter), if any.
+    pub fn max_tokens(&self) -> Option<usize> {
+        self.max_tokens
     }
 
     /// The same context for an action that asks for `structuredContent` (wire format §11.2, see
@@ -91,12 +107,16 @@ impl Call {
 
     /// Presents a single value with the call's selection (wire format §6, §7.4).
     pub fn present<'a, T: Model>(&'a self, value: &'a T) -> Presentation<'a, T> {
-        present(value).select(&self.selection)
+        present(value)
+            .select(&self.selection)
+            .within(self.max_tokens)
     }
 
     /// Presents a collection with the call's selection.
     pub fn present_all<'a, T: Model>(&'a self, items: &'a [T]) -> Presentation<'a, T> {
-        present_all(items).select(&self.selection)
+        present_all(items)
+            .select(&self.selection)
+            .within(self.max_tokens)
     }
 
     /// Runs `handler` and turns its result into the response: a failure or a panic becomes
@@ -112,7 +132,9 @@ impl Call {
     {
         // The handler's state is not observed again after a panic (the call just fails), so
         // asserting unwind safety cannot expose a broken invariant to this code.
-        let outcome = catch_unwind(AssertUnwindSafe(|| handler().into_tool_response()));
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            handler().into_tool_response_within(self.max_tokens)
+        }));
         self.finish(report, outcome)
     }
 
@@ -166,7 +188,11 @@ impl Call {
         let outcome = match started {
             // The conversion runs inside the guarded future: a panicking `Serialize` impl or
             // presenter callback is caught like a panic of the handler itself.
-            Ok(future) => CatchUnwind::new(async move { future.await.into_tool_response() }).await,
+            Ok(future) => {
+                let max_tokens = self.max_tokens;
+                CatchUnwind::new(async move { future.await.into_tool_response_within(max_tokens) })
+                    .await
+            }
             Err(panic) => Err(panic),
         };
         self.finish(report, outcome)

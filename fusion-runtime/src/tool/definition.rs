@@ -72,9 +72,21 @@ pub struct ToolDefinition {
     pub(super) shapes: Shapes,
     /// The responses can carry UI blocks: the `tools/list` entry names the MCP Apps view.
     pub(super) ui_app: bool,
+    /// The tool's response budget ([`ToolSpec::max_tokens`](super::ToolSpec::max_tokens)).
+    pub(super) max_tokens: Option<usize>,
+    /// Whether `tools/list` advertises it ([`ToolSpec::advertise_max_tokens`](super::ToolSpec::advertise_max_tokens)).
+    pub(super) advertise_max_tokens: bool,
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type
+/// The `_meta` key Claude Code reads for a tool's result size (wire format §17.7).
+const RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";
+/// Characters advertised per token of the budget: a token of response text is rarely more than
+/// four characters, and indentation runs at most a few more.
+const CHARS_PER_TOKEN: usize = 8;
+/// The largest value Claude Code accepts.
+const MAX_RESULT_SIZE_CHARS: usize = 500_000;
+
 /// accepts, with subschemas inlined so that each field's schema stands on its own.
 pub fn input_schema_of<T: JsonSchema>() -> Value {
     schemars::generate::SchemaSettings::draft2020_12()
@@ -139,6 +151,25 @@ impl ToolDefinition {
         self.ui_app
     }
 
+    /// The tool's response budget in tokens (wire format §17.1), if it declares one.
+    pub fn max_tokens(&self) -> Option<usize> {
+        self.max_tokens
+    }
+
+    /// The `_meta` this entry tells hosts about its results (wire format §17.7):
+    /// `{"anthropic/maxResultSizeChars": N}` when the tool advertises its budget, N eight
+    /// characters per token of the budget (more than any text of that many tokens holds),
+    /// at most 500,000 (Claude Code's ceiling).
+    pub fn result_size_meta(&self) -> Option<Map<String, Value>> {
+        let budget = self.max_tokens.filter(|_| self.advertise_max_tokens)?;
+        let chars = budget
+            .saturating_mul(CHARS_PER_TOKEN)
+            .min(MAX_RESULT_SIZE_CHARS);
+        let mut meta = Map::new();
+        meta.insert(RESULT_SIZE_KEY.to_owned(), Value::from(chars));
+        Some(meta)
+    }
+
     /// The definition as the JSON object of a `tools/list` entry.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
@@ -160,8 +191,11 @@ impl ToolDefinition {
 
 impl Serialize for ToolDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let len =
-            3 + usize::from(self.output_schema.is_some()) + usize::from(self.annotations.is_some());
+        let meta = self.result_size_meta();
+        let len = 3
+            + usize::from(self.output_schema.is_some())
+            + usize::from(self.annotations.is_some())
+            + usize::from(meta.is_some());
         let mut tool = serializer.serialize_struct("Tool", len)?;
         tool.serialize_field("name", &self.name)?;
         tool.serialize_field("description", &self.description)?;
@@ -171,6 +205,9 @@ impl Serialize for ToolDefinition {
         }
         if let Some(annotations) = &self.annotations {
             tool.serialize_field("annotations", annotations)?;
+        }
+        if let Some(meta) = &meta {
+            tool.serialize_field("_meta", meta)?;
         }
         tool.end()
     }

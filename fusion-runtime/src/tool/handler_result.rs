@@ -20,8 +20,15 @@ where
     E: Into<Box<dyn StdError + Send + Sync + 'static>>,
 {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
+        self.into_tool_response_within(None)
+    }
+
+    fn into_tool_response_within(
+        self,
+        max_tokens: Option<usize>,
+    ) -> Result<ToolResponse, WrapError> {
         match self {
-            Ok(value) => value.into_tool_response(),
+            Ok(value) => value.into_tool_response_within(max_tokens),
             Err(error) => {
                 let error: Box<dyn StdError + Send + Sync> = error.into();
                 let error = match error.downcast::<ToolError>() {

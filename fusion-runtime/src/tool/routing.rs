@@ -87,6 +87,7 @@ impl ToolDefinition {
             selection: selection.unwrap_or_default(),
             structured: action.structured,
             presents: action.presents.clone(),
+            max_tokens: self.max_tokens,
         };
         Ok((arguments, call))
     }

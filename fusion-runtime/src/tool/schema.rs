@@ -272,6 +272,8 @@ impl<'a> Builder<'a> {
             annotations,
             shapes,
             ui_app: self.spec.renders_ui(),
+            max_tokens: self.spec.max_tokens,
+            advertise_max_tokens: self.spec.advertise_max_tokens,
         })
     }
 

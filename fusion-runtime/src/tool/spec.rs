@@ -32,6 +32,10 @@ pub struct ToolSpec {
     pub(crate) output_schema: Option<Value>,
     pub(crate) actions: Vec<(ActionRef, ActionSpec)>,
     pub(crate) ui_app: bool,
+    /// The response budget in tokens (wire format §17.1).
+    pub(crate) max_tokens: Option<usize>,
+    /// Whether `tools/list` tells hosts the budget (wire format §17.7).
+    pub(crate) advertise_max_tokens: bool,
 }
 
 /// Which action an [`ActionSpec`] is about.
@@ -54,7 +58,24 @@ impl ToolSpec {
             output_schema: None,
             actions: Vec::new(),
             ui_app: false,
+            max_tokens: None,
+            advertise_max_tokens: false,
         }
+    }
+
+    /// Tells hosts that read one how large this tool's results may be (wire format §17.7):
+    /// `_meta["anthropic/maxResultSizeChars"]` on its `tools/list` entry (Claude Code), from
+    /// [`ToolSpec::max_tokens`]. Off by default; without a tool budget it adds nothing.
+    pub fn advertise_max_tokens(mut self) -> Self {
+        self.advertise_max_tokens = true;
+        self
+    }
+
+    /// Fits every presented response of this tool to `max_tokens` tokens (wire format §17), or
+    /// to a tighter budget of the tool set, the presenter or the call.
+    pub fn max_tokens(mut self, max_tokens: usize) -> Self {
+        self.max_tokens = Some(max_tokens);
+        self
     }
 
     /// The tool name.

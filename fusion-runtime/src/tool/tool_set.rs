@@ -180,6 +180,8 @@ pub struct ToolSet<S = ()> {
     entries: Vec<Entry>,
     reporter: Reporter,
     state: Arc<S>,
+    /// The response budget of every tool (wire format §17.1).
+    max_tokens: Option<usize>,
 }
 
 impl Default for ToolSet {
@@ -224,7 +226,17 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
             entries: Vec::new(),
             reporter: Arc::new(report_to_stderr),
             state,
+            max_tokens: None,
         }
+    }
+
+    /// Fits every presented response of every tool to `max_tokens` tokens (wire format §17), or
+    /// to a tighter budget of the tool, the presenter or the call. Claude Code's default cap is
+    /// 25,000 tokens (`MAX_MCP_OUTPUT_TOKENS`), and it warns above 10,000.
+    #[must_use]
+    pub fn max_tokens(mut self, max_tokens: usize) -> Self {
+        self.max_tokens = Some(max_tokens);
+        self
     }
 
     /// Adds the tool `T`, answered by `handler`: `|input: T, call: &Call| ...`, or
@@ -443,6 +455,7 @@ impl<S> ToolSet<S> {
             entries: self.entries,
             reporter: self.reporter,
             state: Arc::new(()),
+            max_tokens: self.max_tokens,
         }
     }
 
@@ -461,6 +474,7 @@ impl<S> ToolSet<S> {
             return Err(ToolError::unknown_tool(name).into_response());
         };
         let (arguments, call) = entry.definition.parse(arguments)?;
-        Ok((entry, arguments, call))
+        let budget = crate::present::tightest(call.max_tokens, self.max_tokens);
+        Ok((entry, arguments, call.with_max_tokens(budget)))
     }
 }

@@ -213,9 +213,9 @@ fn every_embed_shape_and_the_child_agent_limit() {
     };
     let response = shapes.present().build().unwrap();
     // The empty Vec still yields the child's static rules; the slice is a collection cut by the
-    // child's agent limit (its truncation summary is child UI), and its data stays whole.
+    // child's agent limit (its truncation summary is child UI), in the data block too (V100).
     insta::assert_snapshot!("embed_shapes", listing(&response));
-    assert!(response.blocks()[0].contains("\"sku\": \"B\""));
+    assert!(!response.blocks()[0].contains("\"sku\": \"B\""));
 }
 
 #[test]
@@ -376,4 +376,80 @@ fn child_ui_of_later_items_is_not_even_evaluated() {
             "<domain_rules>\n- Counted child.\n</domain_rules>",
         ]
     );
+}
+
+/// wire format V100: an embedded collection is cut to the child's agent limit in the data
+/// block too, so data, UI, rules and suggestions describe the same items (wire format §6.8).
+#[derive(Presenter)]
+#[presenter(agent_limit = 2)]
+#[rule(when = Self::is_late, text = "Task {title} is late.")]
+struct V100Task {
+    title: &'static str,
+    late: bool,
+}
+
+impl V100Task {
+    fn is_late(&self) -> bool {
+        self.late
+    }
+}
+
+/// wire format V100: a project embedding its tasks, and a portfolio embedding projects.
+#[derive(Presenter)]
+struct V100Project {
+    name: &'static str,
+    #[embed]
+    tasks: Vec<V100Task>,
+}
+
+#[derive(Presenter)]
+struct V100Portfolio {
+    #[embed]
+    projects: Vec<V100Project>,
+}
+
+fn v100_project() -> V100Project {
+    let task = |title, late| V100Task { title, late };
+    V100Project {
+        name: "P",
+        tasks: vec![task("a", false), task("b", true), task("c", true)],
+    }
+}
+
+#[test]
+fn v100_embedded_collection_cut_to_the_child_limit_in_the_data_too() {
+    let response = v100_project().present().build().unwrap();
+    assert_blocks(
+        &response,
+        &[
+            "{\n  \"name\": \"P\",\n  \"tasks\": [\n    {\n      \"title\": \"a\",\n      \"late\": false\n    },\n    {\n      \"title\": \"b\",\n      \"late\": true\n    }\n  ]\n}",
+            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 2 shown, 1 hidden. Use filters to narrow results.\n</ui_passthrough>",
+            "<domain_rules>\n- Task b is late.\n</domain_rules>",
+        ],
+    );
+}
+
+#[test]
+fn the_embedded_cut_holds_at_every_depth_with_a_selection_and_in_toon() {
+    let portfolio = V100Portfolio {
+        projects: vec![v100_project()],
+    };
+    let plain = serde_json::to_value(&portfolio).unwrap();
+    assert_eq!(plain["projects"][0]["tasks"].as_array().unwrap().len(), 2);
+
+    let selection = fusion_runtime::Selection::new(["tasks"]);
+    let selected = v100_project().present().select(&selection).build().unwrap();
+    let data: serde_json::Value = serde_json::from_str(&selected.blocks()[0]).unwrap();
+    assert_eq!(
+        data,
+        serde_json::json!({"tasks": [{"title": "a", "late": false}, {"title": "b", "late": true}]})
+    );
+
+    let toon = v100_project()
+        .present()
+        .format(fusion_runtime::present::Format::Toon)
+        .build()
+        .unwrap();
+    assert!(!toon.blocks()[0].contains("c|"), "{}", toon.blocks()[0]);
+    assert!(toon.blocks()[0].contains("tasks[2"), "{}", toon.blocks()[0]);
 }

@@ -8,6 +8,7 @@ mod embed_static;
 mod hygiene;
 // Public: `missing_docs` only looks at items reachable from the crate root, and this module
 // checks that the expansion's public items pass it.
+mod budget;
 pub mod lints;
 mod presenter;
 mod redact;

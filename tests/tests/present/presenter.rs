@@ -117,7 +117,7 @@ fn v25_agent_limit_0() {
             "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 0 shown, 3 hidden. Use filters to narrow results.\n</ui_passthrough>",
         ],
     );
-    assert_eq!(<Nothing as Presenter>::AGENT_LIMIT, Some(0));
+    assert_eq!(<Nothing as Model>::AGENT_LIMIT, Some(0));
 }
 
 /// The request context of [`Scoped`].

@@ -323,7 +323,16 @@ fn the_wire_format_numbers_each_section_once_and_in_order() {
         .filter(|s| s.len() == 1)
         .map(|s| s[0])
         .collect();
-    assert_eq!(chapters, (0..=16).collect::<Vec<_>>(), "top-level sections");
+    let last = chapters.last().copied().unwrap_or(0);
+    assert!(
+        last >= 16,
+        "the wire format has lost sections: {chapters:?}"
+    );
+    assert_eq!(
+        chapters,
+        (0..=last).collect::<Vec<_>>(),
+        "top-level sections"
+    );
     for pair in numbered.windows(2) {
         assert!(
             pair[0] < pair[1],
@@ -440,17 +449,11 @@ fn every_vector_cited_or_tested_is_in_the_wire_format() {
     let text = fs::read_to_string(root.join(WIRE_FORMAT)).expect("readable");
     let listed = vector_headings(&text);
     assert!(!listed.is_empty(), "{WIRE_FORMAT} lists no vectors");
-    // From V1 without a gap, then blocks of vectors from higher ranges (numbered from 160 on),
-    // each block in order: one range per area, so that areas never renumber each other.
-    let core = listed
-        .iter()
-        .zip(1..)
-        .take_while(|(v, n)| **v == *n)
-        .count();
-    assert!(core > 0, "vectors are numbered from V1");
+    // Vectors are numbered in blocks (V1–V77, then a block per line of work from V100 on), so a
+    // gap between blocks is fine; the order and uniqueness are not negotiable.
     assert!(
-        listed.windows(2).all(|pair| pair[0] < pair[1]),
-        "vectors are numbered in increasing order: {listed:?}"
+        listed.first() == Some(&1) && listed.windows(2).all(|pair| pair[0] < pair[1]),
+        "vectors are numbered from V1, each once, in increasing order: {listed:?}"
     );
     let count = *listed.last().expect("not empty");
     let known: BTreeSet<u32> = listed.iter().copied().collect();
@@ -467,7 +470,7 @@ fn every_vector_cited_or_tested_is_in_the_wire_format() {
         for (index, line) in String::from_utf8_lossy(&bytes).lines().enumerate() {
             for vector in vectors(line).into_iter().chain(vector_test(line)) {
                 cited += 1;
-                if !known.contains(&vector) {
+                if !listed.contains(&vector) {
                     bad.push(format!("{relative}:{}: V{vector}", index + 1));
                 }
             }
@@ -480,7 +483,7 @@ fn every_vector_cited_or_tested_is_in_the_wire_format() {
         "vectors missing from {WIRE_FORMAT}:\n{}",
         bad.join("\n")
     );
-    let untested: Vec<String> = known
+    let untested: Vec<String> = listed
         .iter()
         .filter(|v| !tested.contains(v))
         .map(|v| format!("V{v}"))
@@ -491,8 +494,8 @@ fn every_vector_cited_or_tested_is_in_the_wire_format() {
         untested.join(", ")
     );
     println!(
-        "{cited} vector citations resolve to the {} vectors V1–V{count}, each with a named test",
-        known.len()
+        "{cited} vector citations resolve to the {} vectors, each with a named test",
+        listed.len()
     );
 }
 

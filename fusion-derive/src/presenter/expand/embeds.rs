@@ -1,4 +1,4 @@
-//! Embedded fields (wire format §6.8): the `Embed` impl of the model, the `DECLARES_UI` its
+//! Embedded fields (wire format §6.8): the `Embed` and `EmbedData` impls of the model, the `DECLARES_UI` its
 //! children contribute, and the trait paths every use of an `#[embed]` field goes through, so
 //! a field that holds no presenter gets one error, at its type. The data write of every
 //! embedded field (`serialize_selected`) is the check that always runs.
@@ -125,6 +125,7 @@ impl<'a> Gen<'_, 'a> {
             .push(syn::parse_quote!(Self: #p::Presenter<#ctx>));
         let (impl_generics, _, where_clause) = generics.split_for_impl();
         let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
+        let embed_data = super::embed_data_impl(self.model.input, p, &self.model_generics());
         quote! {
             #[automatically_derived]
             impl #impl_generics #p::Embed<#ctx> for #ident #ty_generics #where_clause {
@@ -134,6 +135,8 @@ impl<'a> Gen<'_, 'a> {
                     __fusion_sink.single(self, __fusion_ctx);
                 }
             }
+
+            #embed_data
         }
     }
 

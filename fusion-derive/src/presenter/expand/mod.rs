@@ -87,6 +87,15 @@ impl<'m, 'a> Gen<'m, 'a> {
                 .predicates
                 .push(syn::parse_quote!(#param: #p::serde::Serialize));
         }
+        // An embedded field is written cut to its child's agent limit (wire format §6.8).
+        for field in &self.model.fields {
+            if field.embed && super::ast::mentions(field.ty, &self.params) {
+                let ty = field.ty;
+                where_clause
+                    .predicates
+                    .push(syn::parse_quote!(#ty: #p::EmbedData));
+            }
+        }
         generics
     }
 
@@ -247,6 +256,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         let name = &self.model.name;
         let serde_name = &self.model.serde_name;
         let declares_ui = self.declares_ui();
+        let agent_limit = self
+            .model
+            .agent_limit
+            .map(|limit| quote!(const AGENT_LIMIT: #p::Option<#p::usize> = #p::Some(#limit);));
         let mut skipped = Vec::new();
         let mut writes = Vec::new();
         let mut reads = Vec::new();
@@ -289,6 +302,7 @@ impl<'m, 'a> Gen<'m, 'a> {
 
                 const WIRE_NAMES: &'static [&'static #p::str] = #field_enum::__FUSION_WIRE_NAMES;
                 #declares_ui
+                #agent_limit
 
                 fn serialize_selected<__S: #p::serde::Serializer>(
                     &self,
@@ -320,12 +334,25 @@ impl<'m, 'a> Gen<'m, 'a> {
         let wire_name = &wire.name;
         let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
         let embedded = field.embed.then(|| self.embeddable_as(field.ty)).flatten();
-        let value = self.wire_value(field, &quote!(self));
+        let value = if field.embed && field.redact.is_none() {
+            // Cut to the child's agent limit and the mask's cap (wire format §6.8), for an
+            // embedded type `Embeddable` cannot name (one that mentions a type parameter or the
+            // model): a type that cannot be embedded writes nothing here and adds no error, the
+            // `#[embed]` check reports it (autoref dispatch, see `Probe`).
+            quote! {
+                &{
+                    use #p::{EmbedDataProbe as _, NotEmbeddable as _};
+                    (&#p::probe(&self.#member, __fusion_mask)).data()
+                }
+            }
+        } else {
+            self.wire_value(field, &quote!(self))
+        };
         // `if let Err` rather than `?`, which costs the compiler a `From` conversion per field
         // (as serde's own derive does).
         let serialize = if let Some(embeddable) = embedded {
             // Through the trait that also checks the field holds a presenter: one error.
-            quote!(#embeddable::write_member(&self.#member, &mut __fusion_state, #wire_name))
+            quote!(#embeddable::write_member(&self.#member, &mut __fusion_state, #wire_name, __fusion_mask))
         } else {
             quote! {
                 #p::serde::ser::SerializeStruct::serialize_field(
@@ -438,6 +465,31 @@ pub fn field_enum_declaration(
         )]
         #vis enum #name {
             #(#variants,)*
+        }
+    }
+}
+
+/// `EmbedData`: a model held by an `#[embed]` field is written as it is (shared with
+/// `fallback.rs`).
+pub fn embed_data_impl(
+    input: &syn::DeriveInput,
+    p: &TokenStream,
+    generics: &Generics,
+) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::EmbedData for #ident #ty_generics #where_clause {
+            #[inline]
+            fn write_embedded<__S: #p::serde::Serializer>(
+                &self,
+                _: #p::Option<#p::usize>,
+                __fusion_serializer: __S,
+            ) -> #p::Result<__S::Ok, __S::Error> {
+                #p::serde::Serialize::serialize(self, __fusion_serializer)
+            }
         }
     }
 }

@@ -19,8 +19,8 @@ impl Gen<'_, '_> {
         let (impl_generics, _, where_clause) = generics.split_for_impl();
         let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
         let mut items = Vec::new();
-        if let Some(limit) = self.model.agent_limit {
-            items.push(quote!(const AGENT_LIMIT: #p::Option<#p::usize> = #p::Some(#limit);));
+        if let Some(budget) = self.model.max_tokens {
+            items.push(quote!(const MAX_TOKENS: #p::Option<#p::usize> = #p::Some(#budget);));
         }
         if let Some(format) = self.model.format {
             let variant = match format {

@@ -144,6 +144,12 @@ impl From<&ToolDefinition> for rmcp::model::Tool {
         if definition.ui_app() {
             tool.meta = Some(app::tool_meta());
         }
+        if let Some(size) = definition.result_size_meta() {
+            // Beside the MCP Apps view's `ui`, if any (wire format §17.7).
+            let mut meta = tool.meta.take().unwrap_or_default();
+            meta.0.extend(size);
+            tool.meta = Some(meta);
+        }
         tool
     }
 }

@@ -1,0 +1,455 @@
+//! Fitting a presented response to a token budget (wire format §17): a collection keeps the
+//! longest prefix of items whose whole response fits, a single value cuts its embedded
+//! collections, and nothing is ever cut inside an item, so the data block always parses.
+//!
+//! A JSON collection is written once, item by item, each item's tokens tallied as it is
+//! appended ([`JsonPrefix`]): the data block of any prefix is a slice of that text, and its
+//! estimate a saved [`TokenTally`]. Writing stops as soon as the items alone exceed the budget,
+//! so a 10,000-item collection fitted to 25,000 tokens writes only the items it can keep (plus
+//! one). The other blocks depend on the kept items (collection rules, the summary), so they are
+//! computed for a candidate prefix and the prefix corrected, usually once or twice. TOON data
+//! and single values are fitted by a doubling search over the cut, each step a full render of
+//! that candidate: TOON's table header holds the row count, and a single value's embedded
+//! collections are only reachable through its serializer.
+
+use super::engine::{Cut, Items, Presentation, Presenter, Selected, Shape, thousands, tightest};
+use crate::encode::tokens::{TokenTally, estimate};
+use crate::encode::{EncodeError, json};
+use crate::model::{FieldMask, Model};
+use crate::response::{
+    Format, IntoToolResponse, Presented, ResponseBuilder, ToolError, ToolResponse, WrapError,
+};
+
+impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
+    /// The response builder, so a handler can append UI, hints, rules and suggestions.
+    ///
+    /// With a budget (wire format §17), the builder holds the fitted response; what the handler
+    /// appends afterwards is not fitted. When not even the smallest answer fits, it holds that
+    /// smallest answer (one item and the summary), which [`Presentation::build`] would refuse.
+    pub fn into_builder(self) -> Result<ResponseBuilder, EncodeError> {
+        self.fitted().map(|fitted| fitted.builder)
+    }
+
+    /// Builds the response; with a budget that not even one item fits, the `RESPONSE_TOO_LARGE`
+    /// error of wire format §17.5.
+    pub fn build(self) -> Result<ToolResponse, EncodeError> {
+        let fitted = self.fitted()?;
+        Ok(match fitted.too_large {
+            Some(too_large) => too_large.into_response(),
+            None => fitted.builder.build(),
+        })
+    }
+
+    /// The response, fitted to the budget when there is one.
+    fn fitted(self) -> Result<Fitted, EncodeError> {
+        // Recorded for the tool layer, which checks it against the action's `returns`.
+        let presented = Presented {
+            model: std::any::type_name::<T>(),
+            collection: matches!(self.items, Items::Many(_)),
+        };
+        let mut fitted = self.fitted_unrecorded()?;
+        fitted.builder.set_presented(presented);
+        Ok(fitted)
+    }
+
+    /// The response, fitted to the budget when there is one, before it records its model.
+    fn fitted_unrecorded(self) -> Result<Fitted, EncodeError> {
+        let mask = self
+            .selection
+            .filter(|s| !s.is_empty())
+            .map(|s| FieldMask::of::<T>(s));
+        let format = self.format.unwrap_or(T::FORMAT);
+        let shape = Shape {
+            ctx: self.ctx,
+            mask: mask.as_ref(),
+            format,
+        };
+        match tightest(self.max_tokens, T::MAX_TOKENS) {
+            None => Ok(Fitted {
+                builder: shape.render(self.items, Cut::NONE, Cut::NONE)?.0,
+                too_large: None,
+            }),
+            Some(budget) => fit(&shape, self.items, budget),
+        }
+    }
+}
+
+/// A presentation configured by the handler (selection, context) is built as it stands.
+impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ctx> {
+    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
+        Ok(self.build()?)
+    }
+
+    /// Fitted to the tightest of `max_tokens` and the presentation's own budgets (wire format §17).
+    fn into_tool_response_within(
+        self,
+        max_tokens: Option<usize>,
+    ) -> Result<ToolResponse, WrapError> {
+        Ok(self.within(max_tokens).build()?)
+    }
+}
+
+/// A fitted response: the builder, and the error to answer with instead when not even the
+/// smallest answer fits (wire format §17.5).
+pub(crate) struct Fitted {
+    pub(crate) builder: ResponseBuilder,
+    pub(crate) too_large: Option<ToolError>,
+}
+
+/// The response of `items` fitted to `budget` tokens.
+pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
+    shape: &Shape<'_, Ctx>,
+    items: Items<'_, T>,
+    budget: usize,
+) -> Result<Fitted, EncodeError> {
+    match items {
+        Items::Many(all) if shape.format == Format::Json => json_collection(shape, all, budget),
+        Items::Many(_) => searched(shape, items, budget, false),
+        Items::One(_) => searched(shape, items, budget, true),
+    }
+}
+
+/// The estimate a response may reach under `budget` (wire format §17.2): 95% of it, since the
+/// estimate can be up to 5% under the exact count; the exact count then stays within the budget.
+fn room(budget: usize) -> usize {
+    budget - budget / 20
+}
+
+/// The estimated tokens of a response (wire format §17.2).
+fn tokens_of(builder: &ResponseBuilder) -> usize {
+    builder.data_tokens() + builder.other_tokens()
+}
+
+/// A JSON collection: the longest prefix whose response fits, from one incremental write.
+fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
+    shape: &Shape<'_, Ctx>,
+    all: &[T],
+    budget: usize,
+) -> Result<Fitted, EncodeError> {
+    let by_limit = all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX));
+    if by_limit == 0 {
+        // No item to keep or drop: the response is what it is.
+        let (builder, _) = shape.render(Items::Many(all), Cut::NONE, Cut::NONE)?;
+        return Ok(if tokens_of(&builder) <= room(budget) {
+            Fitted {
+                builder,
+                too_large: None,
+            }
+        } else {
+            too_large(builder, budget, false)
+        });
+    }
+    let mut data = JsonPrefix::new();
+    for item in &all[..by_limit] {
+        data.push(item, shape)?;
+        if data.tokens(data.len()) > room(budget) {
+            break;
+        }
+    }
+    // No prefix longer than `upper` fits; `best` is the longest one seen to fit.
+    let mut upper = data.len();
+    let mut best: Option<(usize, ResponseBuilder)> = None;
+    let mut kept = data.longest(upper, room(budget), 0);
+    // Each round either finds a longer fitting prefix or lowers `upper`; a few rounds settle it
+    // (the blocks besides the data grow with the prefix, so the first correction is close).
+    for _ in 0..8 {
+        if kept == 0 || best.as_ref().is_some_and(|(at, _)| kept <= *at) {
+            break;
+        }
+        let data_tokens = data.tokens(kept);
+        let (builder, _) = shape.with_parts(
+            ResponseBuilder::json_text(data.text(kept)),
+            Items::Many(all),
+            Cut {
+                cap: Some(kept),
+                budget,
+            },
+            Cut::NONE,
+        );
+        let others = builder.other_tokens();
+        if data_tokens + others <= room(budget) {
+            best = Some((kept, builder));
+        } else {
+            upper = kept - 1;
+        }
+        kept = data.longest(upper, room(budget), others);
+    }
+    if let Some((_, builder)) = best {
+        return Ok(Fitted {
+            builder,
+            too_large: None,
+        });
+    }
+    let cut = Cut {
+        cap: Some(1),
+        budget,
+    };
+    let (builder, _) = shape.render(Items::Many(all), cut, Cut::NONE)?;
+    Ok(too_large(builder, budget, false))
+}
+
+/// A TOON collection (`single` false) or a single value (`single` true): the largest cut whose
+/// response fits, by doubling and then halving the cut.
+fn searched<T: Presenter<Ctx>, Ctx: ?Sized>(
+    shape: &Shape<'_, Ctx>,
+    items: Items<'_, T>,
+    budget: usize,
+    single: bool,
+) -> Result<Fitted, EncodeError> {
+    let attempt = |cap: usize| {
+        let cut = Cut {
+            cap: Some(cap),
+            budget,
+        };
+        let (cut, embed_cut) = if single {
+            (Cut::NONE, cut)
+        } else {
+            (cut, Cut::NONE)
+        };
+        shape
+            .render(items, cut, embed_cut)
+            .map(|(builder, by_budget)| {
+                let fits = tokens_of(&builder) <= room(budget);
+                (builder, by_budget, fits)
+            })
+    };
+    if single {
+        // Most single values fit whole: one render.
+        let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
+        if tokens_of(&builder) <= room(budget) {
+            return Ok(Fitted {
+                builder,
+                too_large: None,
+            });
+        }
+    }
+    let smallest = usize::from(!single);
+    let (builder, by_budget, fits) = attempt(smallest)?;
+    if !fits {
+        return Ok(too_large(builder, budget, single));
+    }
+    let mut good = (smallest, builder);
+    if !by_budget {
+        // Nothing was cut: the whole response is this one.
+        return Ok(Fitted {
+            builder: good.1,
+            too_large: None,
+        });
+    }
+    let mut bad = None;
+    let mut cap = smallest.max(1);
+    while bad.is_none() {
+        cap = cap.saturating_mul(2).max(1);
+        let (builder, by_budget, fits) = attempt(cap)?;
+        if !fits {
+            bad = Some(cap);
+        } else if !by_budget {
+            return Ok(Fitted {
+                builder,
+                too_large: None,
+            });
+        } else {
+            good = (cap, builder);
+        }
+    }
+    let mut bad = bad.unwrap_or(cap);
+    while bad - good.0 > 1 {
+        let middle = good.0 + (bad - good.0) / 2;
+        let (builder, _, fits) = attempt(middle)?;
+        if fits {
+            good = (middle, builder);
+        } else {
+            bad = middle;
+        }
+    }
+    Ok(Fitted {
+        builder: good.1,
+        too_large: None,
+    })
+}
+
+/// The answer when not even the smallest response fits: `RESPONSE_TOO_LARGE` (wire format §17.5),
+/// with the smallest response kept for [`Presentation::into_builder`](super::Presentation::into_builder).
+fn too_large(builder: ResponseBuilder, budget: usize, single: bool) -> Fitted {
+    let tokens = tokens_of(&builder);
+    let smallest = if single {
+        "The value with its embedded lists emptied"
+    } else {
+        "One item"
+    };
+    let error = ToolError::new(
+        "RESPONSE_TOO_LARGE",
+        format!(
+            "{smallest} takes about {} tokens, more than the response budget of {} tokens.",
+            thousands(tokens),
+            thousands(budget)
+        ),
+    )
+    .recovery(
+        "Call again with a `_select` of fewer fields, or with filters that match smaller items.",
+    );
+    Fitted {
+        builder,
+        too_large: Some(error),
+    }
+}
+
+/// The JSON data block of a collection, written item by item: each item's end and the token
+/// tally there, so any prefix's text and estimate is at hand without writing it again.
+struct JsonPrefix {
+    /// `[`, then each item after `\n  ` or `,\n  `, indented one level.
+    text: String,
+    tally: TokenTally,
+    /// Per item written: where it ends in `text`, and the tally up to there.
+    ends: Vec<(usize, TokenTally)>,
+}
+
+impl JsonPrefix {
+    fn new() -> Self {
+        let mut tally = TokenTally::new();
+        tally.push("[");
+        JsonPrefix {
+            text: String::from("["),
+            tally,
+            ends: Vec::new(),
+        }
+    }
+
+    /// How many items are written.
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Appends `item` as the collection's next element (wire format §3: two-space indentation;
+    /// a JSON text has no line feed inside a string, so indenting every line is exact).
+    fn push<T: Model, Ctx: ?Sized>(
+        &mut self,
+        item: &T,
+        shape: &Shape<'_, Ctx>,
+    ) -> Result<(), EncodeError> {
+        let item_text = match shape.mask {
+            None => json::to_string(item)?,
+            Some(mask) => json::to_string(&Selected { item, mask })?,
+        };
+        let start = self.text.len();
+        self.text.push_str(if self.ends.is_empty() {
+            "\n  "
+        } else {
+            ",\n  "
+        });
+        for (index, line) in item_text.split('\n').enumerate() {
+            if index > 0 {
+                self.text.push_str("\n  ");
+            }
+            self.text.push_str(line);
+        }
+        self.tally.push(&self.text[start..]);
+        self.ends.push((self.text.len(), self.tally));
+        Ok(())
+    }
+
+    /// The data block of the first `kept` items.
+    fn text(&self, kept: usize) -> String {
+        match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
+            None => "[]".to_owned(),
+            Some(&(end, _)) => {
+                let mut text = String::with_capacity(end + 2);
+                text.push_str(&self.text[..end]);
+                text.push_str("\n]");
+                text
+            }
+        }
+    }
+
+    /// The estimated tokens of [`JsonPrefix::text`]`(kept)`.
+    fn tokens(&self, kept: usize) -> usize {
+        match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
+            None => estimate("[]"),
+            Some(&(_, mut tally)) => {
+                tally.push("\n]");
+                tally.tokens()
+            }
+        }
+    }
+
+    /// The longest prefix of at most `upper` items whose data, with `others` tokens of other
+    /// blocks, fits `budget` (0 when none does). Tallies only grow, so this is a binary search.
+    fn longest(&self, upper: usize, budget: usize, others: usize) -> usize {
+        let upper = upper.min(self.len());
+        let fits = |kept: usize| kept == 0 || self.tokens(kept) + others <= budget;
+        let (mut good, mut bad) = (0, upper + 1);
+        while bad - good > 1 {
+            let middle = good + (bad - good) / 2;
+            if fits(middle) {
+                good = middle;
+            } else {
+                bad = middle;
+            }
+        }
+        good
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand-written model of two members, one holding line feeds and a nested list.
+    struct Row(u32, &'static str);
+
+    impl serde::Serialize for Row {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.serialize_selected(&FieldMask::ALL, serializer)
+        }
+    }
+
+    impl Model for Row {
+        type Field = crate::model::NoField;
+        const NAME: &'static str = "Row";
+        const WIRE_NAMES: &'static [&'static str] = &[];
+
+        fn serialize_selected<S: serde::Serializer>(
+            &self,
+            _: &FieldMask,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut state = serializer.serialize_struct("Row", 3)?;
+            state.serialize_field("id", &self.0)?;
+            state.serialize_field("note", self.1)?;
+            state.serialize_field("tags", &[self.1, "x"])?;
+            state.end()
+        }
+    }
+
+    #[test]
+    fn every_prefix_is_the_json_of_that_many_items_and_its_estimate() {
+        let rows = [Row(1, "a\nb"), Row(2, "</domain_rules>"), Row(3, "")];
+        let shape = Shape {
+            ctx: &(),
+            mask: None,
+            format: Format::Json,
+        };
+        let mut data = JsonPrefix::new();
+        for row in &rows {
+            data.push(row, &shape).unwrap();
+        }
+        for kept in 0..=rows.len() {
+            let whole = json::to_string(&rows[..kept]).unwrap();
+            assert_eq!(data.text(kept), whole);
+            assert_eq!(data.tokens(kept), estimate(&whole));
+        }
+        assert_eq!(data.longest(3, data.tokens(2), 0), 2);
+        assert_eq!(data.longest(3, data.tokens(2) + 5, 5), 2);
+        assert_eq!(data.longest(1, usize::MAX, 0), 1);
+        assert_eq!(data.longest(3, 0, 0), 0);
+    }
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(8000), "8,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+}

@@ -1,0 +1,457 @@
+//! Response budgets (wire format §17): fitting a presented response to a number of tokens.
+
+use std::sync::LazyLock;
+
+use fusion_runtime::tokens::{ExactCounter, TokenCounter, estimate};
+use fusion_runtime::{Call, Presenter, Selection, Tool, ToolResponse, ToolSet};
+use proptest::prelude::*;
+
+use crate::support::assert_blocks;
+
+/// wire format V101–V103: one row of a list, with a dynamic rule.
+#[derive(Presenter, Clone, Debug)]
+#[rule(when = Self::is_flagged, text = "Row {id} is flagged.")]
+struct Row {
+    id: u32,
+    note: String,
+    flagged: bool,
+}
+
+impl Row {
+    fn is_flagged(&self) -> bool {
+        self.flagged
+    }
+}
+
+fn rows(count: u32) -> Vec<Row> {
+    (1..=count)
+        .map(|id| Row {
+            id,
+            note: "a note of several plain words".to_owned(),
+            flagged: id == 2,
+        })
+        .collect()
+}
+
+/// The sum of the estimates of the text blocks (wire format §17.2).
+fn tokens(response: &ToolResponse) -> usize {
+    response.blocks().iter().map(|block| estimate(block)).sum()
+}
+
+/// The estimated tokens of the budget's summary block for `shown` of `total` items.
+fn summary_tokens(shown: usize, total: usize, budget: usize) -> usize {
+    let budget = budget.to_string();
+    let grouped = if budget.len() > 3 {
+        format!(
+            "{},{}",
+            &budget[..budget.len() - 3],
+            &budget[budget.len() - 3..]
+        )
+    } else {
+        budget
+    };
+    estimate(&format!(
+        "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. {shown} of {total} shown to stay within {grouped} tokens; use filters or `_select` to see others.\n</ui_passthrough>"
+    ))
+}
+
+fn kept_ids(response: &ToolResponse) -> Vec<u64> {
+    let data: serde_json::Value = serde_json::from_str(&response.blocks()[0]).expect("parses");
+    data.as_array()
+        .expect("a list")
+        .iter()
+        .map(|row| row["id"].as_u64().expect("an id"))
+        .collect()
+}
+
+#[test]
+fn v101_a_collection_keeps_the_longest_prefix_that_fits() {
+    let response = Row::present_all(&rows(10)).max_tokens(200).build().unwrap();
+    assert_blocks(
+        &response,
+        &[
+            "[\n  {\n    \"id\": 1,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 2,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": true\n  },\n  {\n    \"id\": 3,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  }\n]",
+            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 3 of 10 shown to stay within 200 tokens; use filters or `_select` to see others.\n</ui_passthrough>",
+            "<domain_rules>\n- Row 2 is flagged.\n</domain_rules>",
+        ],
+    );
+    assert!(tokens(&response) <= 190);
+    // One more item does not fit in 95% of the budget (wire format §17.2).
+    let four = Row::present_all(&rows(10)[..4]).build().unwrap();
+    assert!(tokens(&four) + summary_tokens(4, 10, 200) > 190);
+}
+
+#[test]
+fn a_response_that_fits_is_unchanged() {
+    let plain = Row::present_all(&rows(3)).build().unwrap();
+    let budgeted = Row::present_all(&rows(3))
+        .max_tokens(10_000)
+        .build()
+        .unwrap();
+    assert_eq!(plain.blocks(), budgeted.blocks());
+}
+
+#[test]
+fn a_narrower_selection_shows_more_items() {
+    let all = rows(40);
+    let whole = kept_ids(&Row::present_all(&all).max_tokens(300).build().unwrap());
+    let selection = Selection::new(["id"]);
+    let narrow = Row::present_all(&all)
+        .select(&selection)
+        .max_tokens(300)
+        .build()
+        .unwrap();
+    assert!(kept_ids(&narrow).len() > whole.len() * 2, "{whole:?}");
+    assert!(tokens(&narrow) <= 300);
+}
+
+#[test]
+fn v102_not_even_one_item_fits() {
+    let response = Row::present_all(&rows(3)).max_tokens(20).build().unwrap();
+    assert_eq!(response.is_error(), Some(true));
+    assert_eq!(
+        response.blocks(),
+        [
+            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item takes about 85 tokens, more than the response budget of 20 tokens.</message>\n<recovery>Call again with a `_select` of fewer fields, or with filters that match smaller items.</recovery>\n</tool_error>",
+        ],
+    );
+}
+
+/// wire format V103: the agent limit cuts first; the budget summary replaces its summary.
+#[derive(Presenter, Clone)]
+#[presenter(agent_limit = 5, max_tokens = 100)]
+struct Limited {
+    id: u32,
+    note: &'static str,
+}
+
+#[test]
+fn v103_the_budget_summary_replaces_the_agent_limit_summary() {
+    let items: Vec<Limited> = (1..=8)
+        .map(|id| Limited {
+            id,
+            note: "a note of several plain words, and then some more words",
+        })
+        .collect();
+    let response = Limited::present_all(&items).build().unwrap();
+    assert_eq!(response.blocks().len(), 2, "{:#?}", response.blocks());
+    assert_eq!(
+        response.blocks()[1],
+        "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 1 of 8 shown to stay within 100 tokens; use filters or `_select` to see others.\n</ui_passthrough>"
+    );
+    // The tightest budget wins: a looser one of the call changes nothing.
+    let loose = Limited::present_all(&items)
+        .max_tokens(100_000)
+        .build()
+        .unwrap();
+    assert_eq!(loose.blocks(), response.blocks());
+}
+
+/// A project embedding many tasks (wire format §17.4).
+#[derive(Presenter, Clone)]
+struct Task {
+    title: String,
+}
+
+#[derive(Presenter)]
+struct Project {
+    name: &'static str,
+    #[embed]
+    tasks: Vec<Task>,
+}
+
+fn project(tasks: usize) -> Project {
+    Project {
+        name: "Apollo",
+        tasks: (0..tasks)
+            .map(|n| Task {
+                title: format!("task number {n} of the project"),
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn v104_a_single_value_cuts_its_embedded_collections() {
+    let response = project(50).present().max_tokens(200).build().unwrap();
+    assert!(tokens(&response) <= 190, "{}", tokens(&response));
+    let data: serde_json::Value = serde_json::from_str(&response.blocks()[0]).unwrap();
+    let kept = data["tasks"].as_array().unwrap().len();
+    assert!(kept > 0 && kept < 50);
+    assert_eq!(
+        response.blocks()[1],
+        format!(
+            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. {kept} of 50 shown to stay within 200 tokens; use filters or `_select` to see others.\n</ui_passthrough>"
+        )
+    );
+    // One more task would not fit.
+    let more = project(kept + 1).present().build().unwrap();
+    assert!(tokens(&more) + summary_tokens(kept + 1, 50, 200) > 190);
+}
+
+/// A tool whose handler presents through the call: the tool set's budget reaches it.
+#[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(read_only)]
+struct ListRows {}
+
+#[test]
+fn the_tool_set_budget_reaches_the_presentation_without_the_handler() {
+    let tools = ToolSet::new()
+        .max_tokens(200)
+        .tool(|_: ListRows, _: &Call| {
+            let all = rows(10);
+            // Built inside the handler; the budget is applied where the result is wrapped.
+            fusion_runtime::Json(kept_ids(&Row::present_all(&all).build().unwrap()).len())
+        })
+        .unwrap();
+    // A hand-built answer is sent as it is.
+    assert_eq!(tools.call("list_rows", None).blocks(), ["10"]);
+
+    let tools = ToolSet::new()
+        .max_tokens(200)
+        .tool(|_: ListRows, _: &Call| Row::present_all(&TEN_ROWS))
+        .unwrap();
+    let response = tools.call("list_rows", None);
+    assert_eq!(kept_ids(&response), [1, 2, 3]);
+    let through_call = ToolSet::new()
+        .max_tokens(200)
+        .tool(|_: ListRows, call: &Call| call.present_all(&TEN_ROWS).build())
+        .unwrap();
+    assert_eq!(kept_ids(&through_call.call("list_rows", None)), [1, 2, 3]);
+}
+
+static EXACT: LazyLock<ExactCounter> = LazyLock::new(|| ExactCounter::o200k().expect("o200k"));
+
+/// The exact count of a response: the sum over its text blocks.
+fn exact(response: &ToolResponse) -> usize {
+    response
+        .blocks()
+        .iter()
+        .map(|block| EXACT.count(block))
+        .sum()
+}
+
+/// Words of billing notes, with the non-ASCII text the estimate is calibrated on.
+const WORDS: &[&str] = &[
+    "invoice",
+    "paid",
+    "overdue",
+    "Acme",
+    "Corp",
+    "Café",
+    "Crème",
+    "SARL",
+    "Müller",
+    "GmbH",
+    "€",
+    "1,250.00",
+    "INV-0042",
+    "2026-11-21",
+    "reminder",
+    "sent",
+    "to",
+    "the",
+    "customer",
+    "Zahlung",
+    "überfällig",
+    "счёт",
+    "оплачен",
+    "請求書",
+    "🎉",
+    "note:",
+    "(see",
+    "above)",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// For random collections, selections and budgets: the estimate never exceeds the budget,
+    /// the exact count stays within the estimator's margin (5%, plus 3 tokens a block), the
+    /// data parses, its items are a prefix of the unbudgeted items, and the summary counts them.
+    #[test]
+    fn a_budgeted_collection_fits_parses_and_is_a_prefix(
+        notes in prop::collection::vec(prop::collection::vec(prop::sample::select(WORDS), 0..12), 0..60),
+        select_note in any::<bool>(),
+        budget in 30usize..2_000,
+    ) {
+        let all: Vec<Row> = notes
+            .iter()
+            .enumerate()
+            .map(|(index, note)| Row { id: u32::try_from(index).unwrap(), note: note.join(" "), flagged: index % 7 == 3 })
+            .collect();
+        let selection = if select_note { Selection::new(["id", "note"]) } else { Selection::default() };
+        let response = Row::present_all(&all).select(&selection).max_tokens(budget).build().unwrap();
+        if response.is_error() == Some(true) {
+            prop_assert!(response.blocks()[0].starts_with("<tool_error code=\"RESPONSE_TOO_LARGE\""));
+            prop_assert!(!all.is_empty());
+            let one = Row::present_all(&all[..1]).select(&selection).build().unwrap();
+            let summary = if all.len() > 1 { summary_tokens(1, all.len(), budget) } else { 0 };
+            prop_assert!(tokens(&one) + summary > budget - budget / 20);
+            return Ok(());
+        }
+        let estimated = tokens(&response);
+        prop_assert!(estimated <= budget - budget / 20, "{estimated} > 95% of {budget}");
+        // The estimate leaves 5% for its own error; text unlike the calibration corpus (this
+        // word soup) can be a little further under, hence 2% and 3 tokens a block on top.
+        let margin = budget / 50 + 3 * response.blocks().len();
+        prop_assert!(exact(&response) <= budget + margin, "exact {} > {budget} + {margin}", exact(&response));
+        let kept = kept_ids(&response);
+        let expected: Vec<u64> = (0..kept.len() as u64).collect();
+        prop_assert_eq!(&kept, &expected);
+        let summary = response.blocks().iter().find(|b| b.contains("Dataset truncated"));
+        if kept.len() < all.len() {
+            let text = format!("{} of {} shown to stay within", kept.len(), all.len());
+            prop_assert!(summary.is_some_and(|s| s.contains(&text)), "{:?}", summary);
+            // The longest prefix: one more item does not fit.
+            let more = Row::present_all(&all[..=kept.len()]).select(&selection).build().unwrap();
+            prop_assert!(tokens(&more) + summary_tokens(kept.len() + 1, all.len(), budget) > budget - budget / 20);
+        } else {
+            prop_assert!(summary.is_none());
+        }
+    }
+
+    /// The same for a TOON data block: it fits, and it decodes to a prefix of the items.
+    #[test]
+    fn a_budgeted_toon_collection_fits_and_decodes(
+        count in 0usize..80,
+        budget in 40usize..1_500,
+    ) {
+        let all = rows(u32::try_from(count).unwrap());
+        let response = Row::present_all(&all)
+            .format(fusion_runtime::present::Format::Toon)
+            .max_tokens(budget)
+            .build()
+            .unwrap();
+        if response.is_error() == Some(true) {
+            return Ok(());
+        }
+        prop_assert!(tokens(&response) <= budget - budget / 20);
+        let decoded: serde_json::Value = toon_format::decode(&response.blocks()[0], &toon_format::DecodeOptions::new()).unwrap();
+        let kept = decoded.as_array().map_or(0, Vec::len);
+        prop_assert!(kept <= count);
+        for (index, row) in decoded.as_array().into_iter().flatten().enumerate() {
+            prop_assert_eq!(row["id"].as_u64(), Some(index as u64 + 1));
+        }
+    }
+}
+
+/// Ten rows, for handlers that present a collection they do not own.
+static TEN_ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| rows(10));
+
+/// A tool with its own budget (`#[fusion(max_tokens = ...)]`).
+#[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(read_only, max_tokens = 150)]
+struct ListFewRows {}
+
+#[test]
+fn the_tool_budget_and_the_tool_set_budget_the_tightest_wins() {
+    let tools = ToolSet::new()
+        .max_tokens(5_000)
+        .tool(|_: ListFewRows, _: &Call| Row::present_all(&TEN_ROWS))
+        .unwrap();
+    let definition = tools.get("list_few_rows").unwrap();
+    assert_eq!(definition.max_tokens(), Some(150));
+    // Not advertised unless the tool opts in (wire format §17.7).
+    assert!(definition.to_json().get("_meta").is_none());
+    let response = tools.call("list_few_rows", None);
+    assert!(kept_ids(&response).len() < 3, "{:?}", response.blocks());
+    assert!(tokens(&response) <= 150);
+}
+
+#[test]
+fn an_advertised_budget_is_in_the_tools_list_meta() {
+    use fusion_runtime::tool::{ToolDefinition, ToolSpec, input_schema_of};
+    let spec = ToolSpec::new("list_rows")
+        .max_tokens(25_000)
+        .advertise_max_tokens();
+    let definition = ToolDefinition::from_schema(&spec, &input_schema_of::<ListRows>()).unwrap();
+    assert_eq!(
+        definition.to_json()["_meta"],
+        serde_json::json!({"anthropic/maxResultSizeChars": 200_000})
+    );
+    let capped = ToolSpec::new("list_rows")
+        .max_tokens(100_000)
+        .advertise_max_tokens();
+    let capped = ToolDefinition::from_schema(&capped, &input_schema_of::<ListRows>()).unwrap();
+    assert_eq!(
+        capped.to_json()["_meta"]["anthropic/maxResultSizeChars"],
+        500_000
+    );
+    let unbudgeted = ToolSpec::new("list_rows").advertise_max_tokens();
+    let unbudgeted =
+        ToolDefinition::from_schema(&unbudgeted, &input_schema_of::<ListRows>()).unwrap();
+    assert!(unbudgeted.to_json().get("_meta").is_none());
+}
+
+/// The billing list, cut the way the peers cut an oversized result: by characters.
+mod peers {
+    use std::sync::Arc;
+
+    use fusion_examples::store::Store;
+    use fusion_examples::tools::{BillingApp, tools};
+    use fusion_runtime::ToolSet;
+
+    use super::tokens;
+
+    fn billing(budget: Option<usize>) -> ToolSet {
+        let app = Arc::new(BillingApp::new(Store::load().expect("the billing data")));
+        let set = tools(app).expect("the billing tools");
+        match budget {
+            Some(budget) => set.max_tokens(budget),
+            None => set,
+        }
+    }
+
+    fn list() -> serde_json::Value {
+        serde_json::json!({"action": "list_invoices"})
+    }
+
+    /// The TypeScript reference's egress guard: the text cut to the limit, a notice appended.
+    fn egress_guard(text: &str, limit: usize) -> String {
+        let cut: String = text.chars().take(limit).collect();
+        format!("{cut}\n\n[Response truncated: exceeded the size limit]")
+    }
+
+    /// `FastMCP`'s response limiting: every block joined into one text, cut, with a suffix.
+    fn fastmcp(blocks: &[String], limit: usize) -> String {
+        let joined = blocks.join("\n\n");
+        let cut: String = joined.chars().take(limit).collect();
+        format!("{cut}\n\n[Response truncated due to size limit]")
+    }
+
+    #[test]
+    fn a_byte_cut_billing_list_does_not_parse_a_fitted_one_does() {
+        for budget in [2_000, 8_000] {
+            let whole = billing(None).call("billing", Some(list()));
+            let fitted = billing(Some(budget)).call("billing", Some(list()));
+            assert!(
+                tokens(&whole) > budget,
+                "the list must be over {budget} tokens"
+            );
+            assert!(tokens(&fitted) <= budget);
+            // The same number of characters as our whole fitted response.
+            let limit = fitted
+                .blocks()
+                .iter()
+                .map(|b| b.chars().count())
+                .sum::<usize>();
+
+            let guard = egress_guard(&whole.blocks()[0], limit);
+            assert!(serde_json::from_str::<serde_json::Value>(&guard).is_err());
+            let fast = fastmcp(whole.blocks(), limit);
+            assert!(serde_json::from_str::<serde_json::Value>(&fast).is_err());
+
+            let ours: serde_json::Value = serde_json::from_str(&fitted.blocks()[0]).unwrap();
+            let kept = ours.as_array().unwrap();
+            let all: serde_json::Value = serde_json::from_str(&whole.blocks()[0]).unwrap();
+            assert!(!kept.is_empty());
+            assert_eq!(kept[..], all.as_array().unwrap()[..kept.len()]);
+            assert!(
+                fitted.blocks()[1].contains(&format!("{} of 120 shown", kept.len())),
+                "{}",
+                fitted.blocks()[1]
+            );
+        }
+    }
+}
