@@ -13,7 +13,7 @@ mod field_enum;
 mod schema;
 mod selection;
 
-pub use embedded::{EmbedData, EmbedDataProbe, NotEmbeddable, probe};
+pub use embedded::{EmbedData, EmbedDataProbe, Embedded, NotEmbeddable, probe};
 pub use field_enum::{NoField, UnknownField, field_named, parse_field, wire_name};
 pub use schema::{Field, FieldMask, Model};
 pub use selection::Selection;

@@ -14,7 +14,7 @@ use serde::{Serialize, Serializer};
 use crate::encode::EncodeError;
 use crate::encode::json;
 use crate::encode::toon::table::Members;
-use crate::model::{FieldMask, Model, Selection};
+use crate::model::{EmbedData, Embedded, FieldMask, Model, Selection};
 use crate::response::ui::{self, UiBlock};
 use crate::response::{
     DedupIndex, EmbedBlock, EmbedKind, Format, ResponseBuilder, Rules, Suggestions,

@@ -394,7 +394,7 @@ mod peers {
 
     use super::tokens;
 
-    fn billing(budget: Option<usize>) -> ToolSet {
+    fn billing(budget: Option<usize>) -> ToolSet<BillingApp> {
         let app = Arc::new(BillingApp::new(Store::load().expect("the billing data")));
         let set = tools(app).expect("the billing tools");
         match budget {

@@ -455,8 +455,6 @@ fn every_vector_cited_or_tested_is_in_the_wire_format() {
         listed.first() == Some(&1) && listed.windows(2).all(|pair| pair[0] < pair[1]),
         "vectors are numbered from V1, each once, in increasing order: {listed:?}"
     );
-    let count = *listed.last().expect("not empty");
-    let known: BTreeSet<u32> = listed.iter().copied().collect();
     let mut cited = 0;
     let mut tested = BTreeSet::new();
     let mut bad = Vec::new();
