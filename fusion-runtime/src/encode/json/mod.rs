@@ -24,9 +24,11 @@ use serde::ser;
 use super::error::EncodeError;
 use super::escape;
 use key::Key;
+use prefix::Prefixes;
 use raw::Raw;
 
 mod key;
+mod prefix;
 mod raw;
 
 /// Writes `value` as a wire format §3 JSON text (two-space indentation, no final LF).
@@ -40,18 +42,35 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, EncodeError
         // A `Serialize` impl that itself calls `to_string` finds the scratch taken.
         let Ok(mut scratch) = scratch.try_borrow_mut() else {
             let mut out = String::new();
-            append(&mut out, value)?;
+            append(&mut out, value, None)?;
             return Ok(out);
         };
         scratch.clear();
-        let written = append(&mut scratch, value);
-        let out = if scratch.capacity() > SCRATCH_LIMIT {
-            // A large text keeps the buffer it grew in (no copy); the next call starts afresh.
-            std::mem::take(&mut *scratch)
+        if scratch.capacity() < SCRATCH_START {
+            // After a large text took the buffer: no run of small reallocations to start with.
+            scratch.reserve(SCRATCH_START);
+        }
+        let written = PREFIXES.with(|prefixes| {
+            // Taken only by a nested call, which then writes its keys piece by piece.
+            let mut prefixes = prefixes.try_borrow_mut().ok();
+            append(&mut scratch, value, prefixes.as_deref_mut())
+        });
+        let out = if scratch.len() > COPY_LIMIT {
+            // A large text keeps the buffer it was written in (sized by the projection of
+            // `Writer::project`, so it holds little spare room): no copy of it.
+            let mut out = std::mem::take(&mut *scratch);
+            if out.capacity() - out.len() > out.len() / 8 {
+                out.shrink_to_fit();
+            }
+            out
         } else {
             // One allocation of the exact size, however many fields the value has.
             scratch.as_str().to_owned()
         };
+        if scratch.capacity() > SCRATCH_LIMIT {
+            // The next call starts afresh rather than keep a large buffer per thread.
+            *scratch = String::new();
+        }
         written.map(|()| out)
     })
 }
@@ -59,18 +78,38 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, EncodeError
 /// The largest scratch buffer a thread keeps between calls of [`to_string`].
 const SCRATCH_LIMIT: usize = 64 * 1024;
 
+/// The capacity [`to_string`] gives an empty scratch buffer.
+const SCRATCH_START: usize = 1024;
+
+/// Texts longer than this leave [`to_string`] in the buffer they were written in; shorter ones
+/// are copied out (a copy of a few KiB costs less than the allocation a fresh buffer needs).
+const COPY_LIMIT: usize = 16 * 1024;
+
 thread_local! {
     /// The buffer [`to_string`] writes into: it has grown to the size of earlier texts, so a
     /// text is written without reallocations and then copied out once.
     static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+
+    /// The member prefixes of struct fields this thread has written (module `prefix`).
+    static PREFIXES: std::cell::RefCell<Prefixes> = const { std::cell::RefCell::new(Prefixes::new()) };
 }
 
 /// Appends `value` as a wire format §3 JSON text to `out`.
 ///
 /// On error `out` may hold a partial text; discard it.
-fn append<T: Serialize + ?Sized>(out: &mut String, value: &T) -> Result<(), EncodeError> {
+fn append<T: Serialize + ?Sized>(
+    out: &mut String,
+    value: &T,
+    prefixes: Option<&mut Prefixes>,
+) -> Result<(), EncodeError> {
     value
-        .serialize(&mut Writer { out, depth: 0 })
+        .serialize(&mut Writer {
+            out,
+            prefixes,
+            depth: 0,
+            top_len: None,
+            top_written: 0,
+        })
         .map_err(EncodeError::from_serde)
 }
 
@@ -84,7 +123,13 @@ fn error(message: &str) -> Error {
 /// The wire format §3 serializer: the output and the current indentation depth.
 struct Writer<'o> {
     out: &'o mut String,
+    /// The cache of struct fields' prefixes, when this call has it.
+    prefixes: Option<&'o mut Prefixes>,
     depth: usize,
+    /// The length the top-level array announced (a slice or `Vec` of items: a collection).
+    top_len: Option<usize>,
+    /// How many elements of the top-level array are written.
+    top_written: usize,
 }
 
 /// A comma, a line break and the indentation of up to 64 levels: the separator before an element
@@ -141,6 +186,25 @@ impl<'o> Writer<'o> {
         self.separator(false);
     }
 
+    /// After each element of the top-level array: at the 1st, 2nd, 4th, 8th... element, sizes
+    /// the output for the whole array as projected from the elements so far (plus 1/16), so a
+    /// collection of megabytes is not copied from buffer to buffer as it grows.
+    #[inline]
+    fn project(&mut self) {
+        self.top_written += 1;
+        let written = self.top_written;
+        if let Some(total) = self.top_len
+            && written.is_power_of_two()
+            && written < total
+        {
+            let per_element = self.out.len() / written;
+            let projected = per_element.saturating_mul(total + total / 16 + 1);
+            if projected > self.out.capacity() {
+                self.out.reserve_exact(projected - self.out.len());
+            }
+        }
+    }
+
     /// `,` (with `comma`), a line break and the indentation of the current depth, in one copy.
     #[inline]
     fn separator(&mut self, comma: bool) {
@@ -174,50 +238,10 @@ impl<'o> Writer<'o> {
         self.out.push_str("\": ");
     }
 
-    /// The inside of a string: runs of plain bytes are copied in one piece. They are found
-    /// eight bytes at a time while eight remain, then byte by byte in [`ESCAPE`] up to the next
-    /// byte that needs a look (within those eight, or to the end of a short tail).
+    /// The inside of a string (see [`escape_into`]).
+    #[inline]
     fn string_body(&mut self, text: &str) {
-        let out = &mut *self.out;
-        let bytes = text.as_bytes();
-        let mut copied = 0;
-        let mut at = 0;
-        loop {
-            while let Some(word) = bytes.get(at..at + 8)
-                && let Ok(word) = <[u8; 8]>::try_from(word)
-                && !word_needs_escape_check(u64::from_le_bytes(word))
-            {
-                at += 8;
-            }
-            while let Some(&byte) = bytes.get(at)
-                && ESCAPE[usize::from(byte)] == 0
-            {
-                at += 1;
-            }
-            let Some(&byte) = bytes.get(at) else {
-                break;
-            };
-            let kind = ESCAPE[usize::from(byte)];
-            if kind != b'<' || escape::is_tag_start_at(text, at) {
-                // `at` is the index of an ASCII byte, so both ends are character boundaries.
-                out.push_str(&text[copied..at]);
-                match kind {
-                    b'<' => out.push_str("\\u003c"),
-                    b'u' => {
-                        out.push_str("\\u00");
-                        out.push(char::from(HEX[usize::from(byte >> 4)]));
-                        out.push(char::from(HEX[usize::from(byte & 0xF)]));
-                    }
-                    other => {
-                        out.push('\\');
-                        out.push(char::from(other));
-                    }
-                }
-                copied = at + 1;
-            }
-            at += 1;
-        }
-        out.push_str(&text[copied..]);
+        escape_into(self.out, text);
     }
 
     fn integer<I: itoa::Integer>(&mut self, value: I) {
@@ -267,6 +291,51 @@ impl<'o> Writer<'o> {
             close: if bracket == '[' { ']' } else { '}' },
         }
     }
+}
+
+/// Appends the inside of a JSON string (wire format §3.4, §5.1) to `out`: runs of plain bytes are copied in one piece. They are found
+/// eight bytes at a time while eight remain, then byte by byte in [`ESCAPE`] up to the next
+/// byte that needs a look (within those eight, or to the end of a short tail).
+fn escape_into(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
+    let mut copied = 0;
+    let mut at = 0;
+    loop {
+        while let Some(word) = bytes.get(at..at + 8)
+            && let Ok(word) = <[u8; 8]>::try_from(word)
+            && !word_needs_escape_check(u64::from_le_bytes(word))
+        {
+            at += 8;
+        }
+        while let Some(&byte) = bytes.get(at)
+            && ESCAPE[usize::from(byte)] == 0
+        {
+            at += 1;
+        }
+        let Some(&byte) = bytes.get(at) else {
+            break;
+        };
+        let kind = ESCAPE[usize::from(byte)];
+        if kind != b'<' || escape::is_tag_start_at(text, at) {
+            // `at` is the index of an ASCII byte, so both ends are character boundaries.
+            out.push_str(&text[copied..at]);
+            match kind {
+                b'<' => out.push_str("\\u003c"),
+                b'u' => {
+                    out.push_str("\\u00");
+                    out.push(char::from(HEX[usize::from(byte >> 4)]));
+                    out.push(char::from(HEX[usize::from(byte & 0xF)]));
+                }
+                other => {
+                    out.push('\\');
+                    out.push(char::from(other));
+                }
+            }
+            copied = at + 1;
+        }
+        at += 1;
+    }
+    out.push_str(&text[copied..]);
 }
 
 /// The names `serde_json` gives the structs its `arbitrary_precision` numbers and `RawValue`s
@@ -421,7 +490,10 @@ impl<'a, 'o> ser::Serializer for &'a mut Writer<'o> {
         Ok(())
     }
 
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, 'o>, Error> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, 'o>, Error> {
+        if self.depth == 0 {
+            self.top_len = len;
+        }
         Ok(self.compound('[', false))
     }
 
@@ -509,9 +581,21 @@ impl Compound<'_, '_> {
         value.serialize(&mut *self.writer)
     }
 
-    fn member<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Error> {
-        self.next();
-        self.writer.key(key);
+    /// A struct field: its prefix comes from the cache when this call has one.
+    fn member<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        let writer = &mut *self.writer;
+        if let Some(prefixes) = writer.prefixes.as_deref_mut()
+            && let Some(prefix) = prefixes.get(key, writer.depth)
+        {
+            // The cached prefix starts with the comma a first member does without.
+            writer
+                .out
+                .push_str(prefix.get(usize::from(self.first)..).unwrap_or(prefix));
+            self.first = false;
+        } else {
+            self.next();
+            self.writer.key(key);
+        }
         value.serialize(&mut *self.writer)
     }
 }
@@ -521,7 +605,11 @@ impl ser::SerializeSeq for Compound<'_, '_> {
     type Error = Error;
 
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
+        self.element(value)?;
+        if self.writer.depth == 1 {
+            self.writer.project();
+        }
+        Ok(())
     }
 
     fn end(self) -> Result<(), Error> {
