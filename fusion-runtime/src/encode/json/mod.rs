@@ -75,6 +75,32 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, EncodeError
     })
 }
 
+/// Writes `value` as a wire format §3 JSON text and hands the text to `use_text`, without
+/// copying it out of the thread's buffer: for a caller that puts the text inside a larger
+/// one (a fenced UI block) and would otherwise copy it twice.
+pub(crate) fn with_text<T: Serialize + ?Sized, R>(
+    value: &T,
+    use_text: impl FnOnce(&str) -> R,
+) -> Result<R, EncodeError> {
+    SCRATCH.with(|scratch| {
+        let Ok(mut scratch) = scratch.try_borrow_mut() else {
+            let mut out = String::new();
+            append(&mut out, value, None)?;
+            return Ok(use_text(&out));
+        };
+        scratch.clear();
+        let written = PREFIXES.with(|prefixes| {
+            let mut prefixes = prefixes.try_borrow_mut().ok();
+            append(&mut scratch, value, prefixes.as_deref_mut())
+        });
+        let result = written.map(|()| use_text(&scratch));
+        if scratch.capacity() > SCRATCH_LIMIT {
+            *scratch = String::new();
+        }
+        result
+    })
+}
+
 /// The largest scratch buffer a thread keeps between calls of [`to_string`].
 const SCRATCH_LIMIT: usize = 64 * 1024;
 
