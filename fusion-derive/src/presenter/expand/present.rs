@@ -51,6 +51,11 @@ impl Gen<'_, '_> {
                 .all(|d| d.static_item_rule().is_some());
         if static_only {
             items.push(quote!(const STATIC_ONLY: #p::bool = true;));
+            if let Some(block) = static_rules_block(&static_rules) {
+                items.push(quote!(
+                    const STATIC_RULES_BLOCK: #p::Option<&'static #p::str> = #p::Some(#block);
+                ));
+            }
         }
 
         let vec_ui = quote!(#p::Vec<#p::UiBlock>);
@@ -265,4 +270,17 @@ fn is_rule(kind: &DeclKind) -> bool {
 
 fn is_suggestion(kind: &DeclKind) -> bool {
     matches!(kind, DeclKind::Suggest(..) | DeclKind::SuggestCall(_))
+}
+
+/// The `<domain_rules>` block the engine writes for `rules` (wire format §2.3), when it can be
+/// written here: at least one rule, no two equal (the engine drops repeats) and none holding
+/// `<`, CR or LF (so wire format §5.3 and §5.4 leave every body as it is).
+fn static_rules_block(rules: &[&str]) -> Option<String> {
+    let plain = |rule: &&str| !rule.contains(['<', '\r', '\n']);
+    let distinct = rules
+        .iter()
+        .enumerate()
+        .all(|(at, rule)| !rules[..at].contains(rule));
+    (!rules.is_empty() && distinct && rules.iter().all(plain))
+        .then(|| format!("<domain_rules>\n- {}\n</domain_rules>", rules.join("\n- ")))
 }
