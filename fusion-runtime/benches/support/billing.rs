@@ -277,6 +277,10 @@ pub mod by_hand {
         const STATIC_RULES: &'static [&'static str] =
             &["customer.email is redacted for privacy; never ask the user for it."];
         const STATIC_ONLY: bool = true;
+        // As the derive writes it (the bench checks that both write the same blocks).
+        const STATIC_RULES_BLOCK: Option<&'static str> = Some(
+            "<domain_rules>\n- customer.email is redacted for privacy; never ask the user for it.\n</domain_rules>",
+        );
     }
 
     impl<C: ?Sized> Embed<C> for Customer {
@@ -331,6 +335,8 @@ pub mod by_hand {
         const STATIC_RULES: &'static [&'static str] =
             &["unit_price_cents is in CENTS. Divide by 100."];
         const STATIC_ONLY: bool = true;
+        const STATIC_RULES_BLOCK: Option<&'static str> =
+            Some("<domain_rules>\n- unit_price_cents is in CENTS. Divide by 100.\n</domain_rules>");
     }
 
     /// The Invoice of BILLING.md; `LIMITED` selects the agent limit of 50.

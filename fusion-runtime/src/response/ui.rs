@@ -120,13 +120,23 @@ impl UiBlock {
     /// ```
     pub fn render(&self) -> String {
         let content = escape::neutralize(&self.content);
-        let mut out = String::with_capacity(content.len() + 64);
+        let kind = escape::attribute(&self.kind);
+        let title = self
+            .title
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .map(escape::attribute);
+        // Sized for every part, so the block is written without a reallocation: the tags and
+        // attribute names are 73 bytes, a width and a priority value at most 25.
+        let mut out = String::with_capacity(
+            content.len() + kind.len() + title.as_ref().map_or(0, |t| t.len()) + 98,
+        );
         out.push_str("<ui_passthrough type=\"");
-        out.push_str(&escape::attribute(&self.kind));
+        out.push_str(&kind);
         out.push('"');
-        if let Some(title) = self.title.as_deref().filter(|t| !t.is_empty()) {
+        if let Some(title) = title {
             out.push_str(" title=\"");
-            out.push_str(&escape::attribute(title));
+            out.push_str(&title);
             out.push('"');
         }
         if let Some(width) = self.width {
