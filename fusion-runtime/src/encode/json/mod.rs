@@ -57,12 +57,10 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, EncodeError
         });
         let out = if scratch.len() > COPY_LIMIT {
             // A large text keeps the buffer it was written in (sized by the projection of
-            // `Writer::project`, so it holds little spare room): no copy of it.
-            let mut out = std::mem::take(&mut *scratch);
-            if out.capacity() - out.len() > out.len() / 8 {
-                out.shrink_to_fit();
-            }
-            out
+            // `Writer::project`, so it holds little spare room): no copy of it. Not shrunk
+            // either: a smaller buffer would make the allocator map fresh pages for the next
+            // text of this size (see `Writer::project`).
+            std::mem::take(&mut *scratch)
         } else {
             // One allocation of the exact size, however many fields the value has.
             scratch.as_str().to_owned()
@@ -103,6 +101,10 @@ pub(crate) fn with_text<T: Serialize + ?Sized, R>(
 
 /// The largest scratch buffer a thread keeps between calls of [`to_string`].
 const SCRATCH_LIMIT: usize = 64 * 1024;
+
+/// The first element count of a top-level array from which [`Writer::project`] sizes the
+/// output (a power of two).
+const PROJECT_FROM: usize = 16;
 
 /// The capacity [`to_string`] gives an empty scratch buffer.
 const SCRATCH_START: usize = 1024;
@@ -212,14 +214,18 @@ impl<'o> Writer<'o> {
         self.separator(false);
     }
 
-    /// After each element of the top-level array: at the 1st, 2nd, 4th, 8th... element, sizes
+    /// After each element of the top-level array: at the 16th, 32nd, 64th... element, sizes
     /// the output for the whole array as projected from the elements so far (plus 1/16), so a
-    /// collection of megabytes is not copied from buffer to buffer as it grows.
+    /// collection of megabytes is not copied from buffer to buffer as it grows. Not earlier:
+    /// a projection from the first few elements can overshoot by far, and an oversized buffer
+    /// is worse than a copy (glibc serves each such request with fresh pages from the kernel,
+    /// measured as one page fault per 4 KiB written on every call).
     #[inline]
     fn project(&mut self) {
         self.top_written += 1;
         let written = self.top_written;
         if let Some(total) = self.top_len
+            && written >= PROJECT_FROM
             && written.is_power_of_two()
             && written < total
         {
