@@ -7,7 +7,11 @@
 //! keys are not `'static` and are written as before.
 
 /// Slots of the cache (a power of two); a collision only costs a rebuild.
-const SLOTS: usize = 128;
+const SLOTS: usize = 256;
+
+/// How many slots from a key's own are looked at (linear probing), so two hot keys that hash
+/// alike do not evict each other on every member.
+const PROBES: usize = 4;
 
 /// Bits of the slot index, for the multiplicative hash.
 const SLOT_BITS: u32 = SLOTS.trailing_zeros();
@@ -32,7 +36,9 @@ struct Slot {
 
 /// The cache of member prefixes (see the module docs).
 pub(super) struct Prefixes {
-    slots: Vec<Slot>,
+    /// Allocated on first use; a fixed-size array so that an index masked to it needs no
+    /// bounds check.
+    slots: Option<Box<[Slot; SLOTS]>>,
     text: String,
 }
 
@@ -40,7 +46,7 @@ impl Prefixes {
     /// An empty cache; it allocates on first use.
     pub(super) const fn new() -> Self {
         Self {
-            slots: Vec::new(),
+            slots: None,
             text: String::new(),
         }
     }
@@ -53,18 +59,30 @@ impl Prefixes {
             return None;
         }
         let addr = key.as_ptr().addr();
-        let index = slot_index(addr, depth);
-        if self.slots.is_empty() {
-            self.slots = vec![Slot::default(); SLOTS];
-        }
-        let slot = self.slots.get(index).copied().unwrap_or_default();
-        if slot.addr == addr && slot.len == key.len() && slot.depth == depth {
-            return self.text.get(slot.start..slot.end);
+        let home = slot_index(addr, depth);
+        let slots = self
+            .slots
+            .get_or_insert_with(|| Box::new([Slot::default(); SLOTS]));
+        let mut free = None;
+        for probe in 0..PROBES {
+            let index = (home + probe) & (SLOTS - 1);
+            let slot = &slots[index];
+            if slot.addr == addr && slot.len == key.len() && slot.depth == depth {
+                return self.text.get(slot.start..slot.end);
+            }
+            if slot.addr == 0 {
+                free = Some(index);
+                break;
+            }
         }
         if self.text.len() > TEXT_LIMIT {
             self.text.clear();
-            self.slots.fill(Slot::default());
+            slots.fill(Slot::default());
+            free = None;
         }
+        // A free slot in reach, or else the key's own slot (its holder is rebuilt if it comes
+        // back).
+        let index = free.unwrap_or(home);
         let start = self.text.len();
         self.text.push_str(",\n");
         for _ in 0..depth {
@@ -74,15 +92,13 @@ impl Prefixes {
         super::escape_into(&mut self.text, key);
         self.text.push_str("\": ");
         let end = self.text.len();
-        if let Some(stored) = self.slots.get_mut(index) {
-            *stored = Slot {
-                addr,
-                len: key.len(),
-                depth,
-                start,
-                end,
-            };
-        }
+        slots[index & (SLOTS - 1)] = Slot {
+            addr,
+            len: key.len(),
+            depth,
+            start,
+            end,
+        };
         self.text.get(start..end)
     }
 }
