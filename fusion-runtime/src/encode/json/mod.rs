@@ -55,7 +55,7 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, EncodeError
             let mut prefixes = prefixes.try_borrow_mut().ok();
             append(&mut scratch, value, prefixes.as_deref_mut())
         });
-        let out = if scratch.len() > COPY_LIMIT {
+        let out = if scratch.len() > SCRATCH_LIMIT {
             // A large text keeps the buffer it was written in (sized by the projection of
             // `Writer::project`, so it holds little spare room): no copy of it. Not shrunk
             // either: a smaller buffer would make the allocator map fresh pages for the next
@@ -99,7 +99,10 @@ pub(crate) fn with_text<T: Serialize + ?Sized, R>(
     })
 }
 
-/// The largest scratch buffer a thread keeps between calls of [`to_string`].
+/// The largest scratch buffer a thread keeps between calls of [`to_string`]. Texts up to this
+/// size are copied out of it, so the next text of that size is written with no reallocation
+/// (the allocations of a render do not grow with its fields); longer ones leave in the buffer
+/// they were written in.
 const SCRATCH_LIMIT: usize = 64 * 1024;
 
 /// The first element count of a top-level array from which [`Writer::project`] sizes the
@@ -108,10 +111,6 @@ const PROJECT_FROM: usize = 16;
 
 /// The capacity [`to_string`] gives an empty scratch buffer.
 const SCRATCH_START: usize = 1024;
-
-/// Texts longer than this leave [`to_string`] in the buffer they were written in; shorter ones
-/// are copied out (a copy of a few KiB costs less than the allocation a fresh buffer needs).
-const COPY_LIMIT: usize = 16 * 1024;
 
 thread_local! {
     /// The buffer [`to_string`] writes into: it has grown to the size of earlier texts, so a
