@@ -22,14 +22,18 @@ use serde::Serialize;
 use serde::ser;
 
 use super::error::EncodeError;
-use super::escape;
 use key::Key;
+use number::number_str;
+pub use number::number_text;
 use prefix::Prefixes;
 use raw::Raw;
+use string::escape_into;
 
 mod key;
+mod number;
 mod prefix;
 mod raw;
+mod string;
 
 /// Writes `value` as a wire format §3 JSON text (two-space indentation, no final LF).
 ///
@@ -163,49 +167,6 @@ struct Writer<'o> {
 /// is one copy of a prefix of this (without the comma before the first element).
 const COMMA_NEWLINE_INDENT: &str = ",\n                                                                                                                                ";
 
-/// How each byte is written inside a string: 0 as itself, `u` as `\u00XX`, `<` as itself unless
-/// it starts a framework tag (wire format §5.1), any other as a backslash and that byte (wire format §3.4).
-static ESCAPE: [u8; 256] = {
-    let mut table = [0_u8; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = b'u';
-        byte += 1;
-    }
-    table[0x08] = b'b';
-    table[0x09] = b't';
-    table[0x0A] = b'n';
-    table[0x0C] = b'f';
-    table[0x0D] = b'r';
-    table[b'"' as usize] = b'"';
-    table[b'\\' as usize] = b'\\';
-    table[b'<' as usize] = b'<';
-    table
-};
-
-/// Whether any of the eight bytes of `word` is one the [`ESCAPE`] table does not pass as it is
-/// (a control byte, `"`, `\\` or `<`): the scan of a string skips eight plain bytes with one test.
-///
-/// Each term is the classic "has a byte below n" test, `(x - n·0x01…) & !x & 0x80…`, which is
-/// exact for the question "is there such a byte" (a borrow only ever marks bytes above a true
-/// hit), applied to `word` for the control bytes and to `word` XOR the repeated character for
-/// the three others (a byte equal to it becomes zero).
-#[inline]
-const fn word_needs_escape_check(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const fn has_zero(x: u64) -> u64 {
-        x.wrapping_sub(ONES) & !x
-    }
-    let control = word.wrapping_sub(ONES * 0x20) & !word;
-    let quote = has_zero(word ^ (ONES * b'"' as u64));
-    let backslash = has_zero(word ^ (ONES * b'\\' as u64));
-    let angle = has_zero(word ^ (ONES * b'<' as u64));
-    (control | quote | backslash | angle) & HIGH != 0
-}
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
 impl<'o> Writer<'o> {
     /// A line break and the indentation of the current depth.
     #[inline]
@@ -322,51 +283,6 @@ impl<'o> Writer<'o> {
             close: if bracket == '[' { ']' } else { '}' },
         }
     }
-}
-
-/// Appends the inside of a JSON string (wire format §3.4, §5.1) to `out`: runs of plain bytes are copied in one piece. They are found
-/// eight bytes at a time while eight remain, then byte by byte in [`ESCAPE`] up to the next
-/// byte that needs a look (within those eight, or to the end of a short tail).
-fn escape_into(out: &mut String, text: &str) {
-    let bytes = text.as_bytes();
-    let mut copied = 0;
-    let mut at = 0;
-    loop {
-        while let Some(word) = bytes.get(at..at + 8)
-            && let Ok(word) = <[u8; 8]>::try_from(word)
-            && !word_needs_escape_check(u64::from_le_bytes(word))
-        {
-            at += 8;
-        }
-        while let Some(&byte) = bytes.get(at)
-            && ESCAPE[usize::from(byte)] == 0
-        {
-            at += 1;
-        }
-        let Some(&byte) = bytes.get(at) else {
-            break;
-        };
-        let kind = ESCAPE[usize::from(byte)];
-        if kind != b'<' || escape::is_tag_start_at(text, at) {
-            // `at` is the index of an ASCII byte, so both ends are character boundaries.
-            out.push_str(&text[copied..at]);
-            match kind {
-                b'<' => out.push_str("\\u003c"),
-                b'u' => {
-                    out.push_str("\\u00");
-                    out.push(char::from(HEX[usize::from(byte >> 4)]));
-                    out.push(char::from(HEX[usize::from(byte & 0xF)]));
-                }
-                other => {
-                    out.push('\\');
-                    out.push(char::from(other));
-                }
-            }
-            copied = at + 1;
-        }
-        at += 1;
-    }
-    out.push_str(&text[copied..]);
 }
 
 /// The names `serde_json` gives the structs its `arbitrary_precision` numbers and `RawValue`s
@@ -755,32 +671,6 @@ impl ser::SerializeStruct for Struct<'_, '_> {
             object.end();
         }
         Ok(())
-    }
-}
-
-/// The ECMAScript text of a float (wire format §3.6): `null` for NaN and infinities, `0` for both zeros.
-///
-/// ```
-/// use fusion_runtime::testing::json::number_text;
-/// assert_eq!(number_text(100.0), "100");
-/// assert_eq!(number_text(1e-7), "1e-7");
-/// assert_eq!(number_text(-0.0), "0");
-/// assert_eq!(number_text(f64::NAN), "null");
-/// ```
-pub fn number_text(value: f64) -> String {
-    number_str(&mut ryu_js::Buffer::new(), value).to_owned()
-}
-
-/// [`number_text`] without allocating: the text lives in `buffer` or is a literal.
-fn number_str(buffer: &mut ryu_js::Buffer, value: f64) -> &str {
-    if !value.is_finite() {
-        "null"
-    } else if value == 0.0 {
-        // ECMAScript writes -0 as `0`; ryu-js would keep the sign.
-        "0"
-    } else {
-        // ryu-js yields the shortest round-trip digits laid out by ECMAScript's Number::toString.
-        buffer.format_finite(value)
     }
 }
 

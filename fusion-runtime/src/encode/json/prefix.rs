@@ -89,7 +89,7 @@ impl Prefixes {
             self.text.push_str("  ");
         }
         self.text.push('"');
-        super::escape_into(&mut self.text, key);
+        super::string::escape_into(&mut self.text, key);
         self.text.push_str("\": ");
         let end = self.text.len();
         slots[index & (SLOTS - 1)] = Slot {
