@@ -10,25 +10,11 @@ use super::Gen;
 use crate::presenter::ast::{DeclKind, Declaration, Format, Part, Scope, Text};
 
 impl Gen<'_, '_> {
-    /// `Presenter<Ctx>`: limit, rules, suggestions, UI and embeds.
-    pub(super) fn presenter_impl(&self) -> TokenStream {
+    /// `STATIC_RULES`, and `STATIC_ONLY` with `STATIC_RULES_BLOCK` when the model has nothing
+    /// but static item rules.
+    fn static_items(&self) -> Vec<TokenStream> {
         let p = &self.p;
-        let ctx = &self.ctx;
-        let ident = self.ident();
-        let generics = self.presenter_generics();
-        let (impl_generics, _, where_clause) = generics.split_for_impl();
-        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
         let mut items = Vec::new();
-        if let Some(limit) = self.model.agent_limit {
-            items.push(quote!(const AGENT_LIMIT: #p::Option<#p::usize> = #p::Some(#limit);));
-        }
-        if let Some(format) = self.model.format {
-            let variant = match format {
-                Format::Json => quote!(Json),
-                Format::Toon => quote!(Toon),
-            };
-            items.push(quote!(const FORMAT: #p::Format = #p::Format::#variant;));
-        }
         let static_rules: Vec<&str> = self
             .model
             .decls
@@ -57,6 +43,29 @@ impl Gen<'_, '_> {
                 ));
             }
         }
+        items
+    }
+
+    /// `Presenter<Ctx>`: limit, rules, suggestions, UI and embeds.
+    pub(super) fn presenter_impl(&self) -> TokenStream {
+        let p = &self.p;
+        let ctx = &self.ctx;
+        let ident = self.ident();
+        let generics = self.presenter_generics();
+        let (impl_generics, _, where_clause) = generics.split_for_impl();
+        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
+        let mut items = Vec::new();
+        if let Some(limit) = self.model.agent_limit {
+            items.push(quote!(const AGENT_LIMIT: #p::Option<#p::usize> = #p::Some(#limit);));
+        }
+        if let Some(format) = self.model.format {
+            let variant = match format {
+                Format::Json => quote!(Json),
+                Format::Toon => quote!(Toon),
+            };
+            items.push(quote!(const FORMAT: #p::Format = #p::Format::#variant;));
+        }
+        items.extend(self.static_items());
 
         let vec_ui = quote!(#p::Vec<#p::UiBlock>);
         let rules = quote!(#p::Rules);
