@@ -12,6 +12,10 @@ under valgrind (deterministic, so the ratios do not move with the load of a shar
 Usage (from the workspace root):
     python3 scripts/perf_report.py          # the benches only (about a minute once built)
     python3 scripts/perf_report.py --all    # everything (a few minutes; needs valgrind)
+    python3 scripts/perf_report.py --runs 3 --before DIR --instructions
+        # before/after: DIR holds the bench executables (presenter, toon, alloc) built at an
+        # earlier commit; each run executes the earlier and the current binaries one after the
+        # other, and every figure is the median over the runs (ratios with their spread)
 """
 
 import argparse
@@ -104,6 +108,58 @@ def fmt_time(s: float) -> str:
     return f"{s:.3g} s"
 
 
+def median_of(runs: list, path: str, stat: str) -> dict:
+    """The median over `runs` (divan results of the same binary) of `stat` of `path`."""
+    return statistics.median(r[path][stat] for r in runs)
+
+
+def ratio_of(runs: list, a: str, b: str, stat: str) -> str:
+    """`a / b` of `stat` in each run: the median, and the spread (lowest-highest) over runs."""
+    ratios = sorted(r[a][stat] / r[b][stat] for r in runs)
+    if len(ratios) == 1:
+        return f"{ratios[0]:.2f}"
+    return f"{statistics.median(ratios):.2f} ({ratios[0]:.2f}–{ratios[-1]:.2f})"
+
+
+def before_after_table(before: list, after: list) -> str:
+    """Rendering before and after: medians over the runs of each contender's min, and the
+    ratios that the targets are stated in (medians of the per-run ratios, with spread)."""
+    lines = [
+        "| case | contender | before | after | after / before | "
+        "/ pretty JSON floor, before | / pretty JSON floor, after |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for key, label in CASES:
+        for name in ("derived", "by_hand", "spec_json_writer", "floor_all_json",
+                     "floor_pretty_json"):
+            path, floor = f"{key}::{name}", f"{key}::floor_pretty_json"
+            if path not in after[0] or path not in before[0]:
+                continue
+            b, a = median_of(before, path, "min"), median_of(after, path, "min")
+            lines.append(
+                f"| {label} | {name} | {fmt_time(b)} | {fmt_time(a)} | {a / b:.2f} "
+                f"| {ratio_of(before, path, floor, 'min')} | {ratio_of(after, path, floor, 'min')} |"
+            )
+    return "\n".join(lines)
+
+
+def toon_before_after(before: list, after: list) -> str:
+    lines = [
+        "| encoder (10,000 rows) | before | after | / `to_string_pretty`, before "
+        "| / `to_string_pretty`, after |",
+        "|---|---|---|---|---|",
+    ]
+    for name in ("compile_time_path", "generic_encoder", "fusion_json", "serde_json_pretty",
+                 "toon_format_encode"):
+        b, a = median_of(before, name, "min"), median_of(after, name, "min")
+        lines.append(
+            f"| {name} | {fmt_time(b)} | {fmt_time(a)} "
+            f"| {ratio_of(before, name, 'serde_json_pretty', 'min')} "
+            f"| {ratio_of(after, name, 'serde_json_pretty', 'min')} |"
+        )
+    return "\n".join(lines)
+
+
 CASES = [
     ("one_invoice", "one invoice (INV-0001, as V70)"),
     ("one_invoice_select_2", "one invoice, `_select` of 2 fields (V71)"),
@@ -162,6 +218,15 @@ def toon_table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def instructions_before_after(before: str, after: str) -> str:
+    lines = ["| case | contender | before | after | after / before |", "|---|---|---|---|---|"]
+    for key, label in CASES:
+        for name in ("derived", "by_hand", "spec_json_writer", "floor_pretty_json"):
+            b, a = instructions(before, f"{key}::{name}"), instructions(after, f"{key}::{name}")
+            lines.append(f"| {label} | {name} | {b:,.0f} | {a:,.0f} | {a / b:.2f} |")
+    return "\n".join(lines)
+
+
 def instructions(binary: str, bench: str) -> float:
     """Instructions of one call of the bench function `bench`, in steady state: the difference
     of two valgrind runs with 3 and 1 iterations, halved (the setup and the bench's own checks
@@ -206,10 +271,37 @@ def main() -> int:
                         help="also run the token report of the examples")
     parser.add_argument("--all", action="store_true",
                         help="--instructions --compile --tokens")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="with --before: how many alternating runs (figures are medians)")
+    parser.add_argument("--before", type=pathlib.Path,
+                        help="a directory with the presenter, toon and alloc bench executables "
+                             "of an earlier build: print before/after tables")
     args = parser.parse_args()
     if args.all:
         args.instructions = args.compile = args.tokens = True
     binaries = bench_binaries()
+    if args.before:
+        earlier = {name: str(args.before / name) for name in ("presenter", "toon", "alloc")}
+        runs = {"before": {"presenter": [], "toon": []}, "after": {"presenter": [], "toon": []}}
+        for _ in range(args.runs):
+            for bench in ("presenter", "toon"):
+                runs["before"][bench].append(run_bench(earlier[bench]))
+                runs["after"][bench].append(run_bench(binaries[bench]))
+        print(f"## Rendering, before and after ({args.runs} alternating runs; min of each "
+              "contender, median over runs; ratios: median (lowest–highest) of the runs)\n")
+        print(before_after_table(runs["before"]["presenter"], runs["after"]["presenter"]))
+        print("\n## Rendering after, min / median of the last run\n")
+        print(rendering_table(runs["after"]["presenter"][-1]))
+        print("\n## TOON, before and after\n")
+        print(toon_before_after(runs["before"]["toon"], runs["after"]["toon"]))
+        print("\n## Allocations before\n")
+        print(alloc_table(run_bench(earlier["alloc"])))
+        print("\n## Allocations after\n")
+        print(alloc_table(run_bench(binaries["alloc"])))
+        if args.instructions:
+            print("\n## Instructions per render (valgrind), before and after\n")
+            print(instructions_before_after(earlier["presenter"], binaries["presenter"]))
+        return 0
     print("## Rendering (min / median; ratios of mins / of medians)\n")
     render = run_bench(binaries["presenter"])
     print(rendering_table(render))

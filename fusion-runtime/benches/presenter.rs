@@ -10,8 +10,8 @@
 //! - `spec_json_writer`: our wire format §3 JSON writer (`fusion_runtime::testing::json::to_string`) on that
 //!   same value, to tell the writer's share from the engine's;
 //! - `floor_all_json` (single invoices only): `serde_json::to_string_pretty` of the data block's
-//!   value and of the gauge's echarts config, built as the gauge callback builds it: all the
-//!   JSON the response holds, without the blocks around it.
+//!   value and of the gauge's echarts config, built as the gauge callback builds it (a typed
+//!   `Serialize` struct): all the JSON the response holds, without the blocks around it.
 //!
 //! Cases: one invoice (INV-0001, as V70), one invoice with `_select` of 2 fields (`id`,
 //! `status`, as V71), the fixture's 120 invoices with the agent limit of 50 (as V75), and
@@ -79,6 +79,21 @@ fn main() {
             pretty(&*ALL_D),
         ),
     ];
+    let gauge = |value: f64| {
+        (
+            fusion_runtime::ui::echarts(billing::gauge_config(value))
+                .content()
+                .to_owned(),
+            fusion_runtime::ui::echarts(billing::gauge_config_json(value))
+                .content()
+                .to_owned(),
+        )
+    };
+    let (typed, json) = gauge(12.5);
+    assert_eq!(
+        typed, json,
+        "the typed gauge config writes other bytes than json!"
+    );
     for (name, derived, by_hand, floor) in &cases {
         assert_eq!(
             derived.blocks(),

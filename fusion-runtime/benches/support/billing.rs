@@ -39,8 +39,40 @@ pub trait Renumber {
     fn set_id(&mut self, id: String);
 }
 
+/// The echarts config of the BILLING.md gauge, typed: `ui::echarts` takes any `Serialize`
+/// config and writes it straight into the block (the same bytes as the `json!` config of
+/// [`gauge_config_json`], which the bench checks).
+#[derive(serde::Serialize)]
+pub struct GaugeConfig {
+    series: [GaugeSeries; 1],
+}
+
+/// One series of [`GaugeConfig`].
+#[derive(serde::Serialize)]
+struct GaugeSeries {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    data: [GaugeValue; 1],
+}
+
+/// The one data point of [`GaugeSeries`].
+#[derive(serde::Serialize)]
+struct GaugeValue {
+    value: f64,
+}
+
 /// The echarts config of the BILLING.md gauge.
-pub fn gauge_config(value: f64) -> serde_json::Value {
+pub fn gauge_config(value: f64) -> GaugeConfig {
+    GaugeConfig {
+        series: [GaugeSeries {
+            kind: "gauge",
+            data: [GaugeValue { value }],
+        }],
+    }
+}
+
+/// The same config as a `serde_json::Value`, built as the examples build it (`json!`).
+pub fn gauge_config_json(value: f64) -> serde_json::Value {
     serde_json::json!({
         "series": [{"type": "gauge", "data": [{"value": value}]}]
     })
@@ -245,6 +277,10 @@ pub mod by_hand {
         const STATIC_RULES: &'static [&'static str] =
             &["customer.email is redacted for privacy; never ask the user for it."];
         const STATIC_ONLY: bool = true;
+        // As the derive writes it (the bench checks that both write the same blocks).
+        const STATIC_RULES_BLOCK: Option<&'static str> = Some(
+            "<domain_rules>\n- customer.email is redacted for privacy; never ask the user for it.\n</domain_rules>",
+        );
     }
 
     impl<C: ?Sized> Embed<C> for Customer {
@@ -299,6 +335,8 @@ pub mod by_hand {
         const STATIC_RULES: &'static [&'static str] =
             &["unit_price_cents is in CENTS. Divide by 100."];
         const STATIC_ONLY: bool = true;
+        const STATIC_RULES_BLOCK: Option<&'static str> =
+            Some("<domain_rules>\n- unit_price_cents is in CENTS. Divide by 100.\n</domain_rules>");
     }
 
     /// The Invoice of BILLING.md; `LIMITED` selects the agent limit of 50.

@@ -106,13 +106,38 @@ pub fn indent_continuation(text: &str) -> Cow<'_, str> {
 /// Writes one list item, `"- " + BODY`, with BODY after §5.3 then §5.4 (wire format §2.3).
 pub fn push_item(out: &mut String, body: &str) {
     out.push_str("- ");
-    if !body.bytes().any(|b| matches!(b, b'<' | b'\n' | b'\r')) {
+    if !has_lt_or_line_break(body.as_bytes()) {
         // Most bodies: neither rule can change them, so one scan instead of two.
         out.push_str(body);
         return;
     }
     let neutral = neutralize(body);
     out.push_str(&indent_continuation(&neutral));
+}
+
+/// Whether `bytes` holds a `<`, LF or CR: eight bytes per test (the "has a zero byte" test
+/// `(x - 0x01…) & !x & 0x80…` on the word XOR each repeated byte), then the tail one by one.
+fn has_lt_or_line_break(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH != 0;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let word = u64::from_le_bytes(word);
+        if has_zero(word ^ (ONES * u64::from(b'<')))
+            || has_zero(word ^ (ONES * u64::from(b'\n')))
+            || has_zero(word ^ (ONES * u64::from(b'\r')))
+        {
+            return true;
+        }
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|&b| matches!(b, b'<' | b'\n' | b'\r'))
 }
 
 /// Attribute value escaping (wire format §5.2), in one pass.
@@ -176,22 +201,55 @@ pub fn table_cell(text: &str) -> Cow<'_, str> {
 /// `body` (at least three), CR and LF in the language become spaces, and backticks in the
 /// language are dropped so the opening fence keeps its length.
 pub fn fence(lang: &str, body: &str) -> String {
-    let longest_run = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat((longest_run + 1).max(3));
-    let mut out = String::with_capacity(body.len() + lang.len() + 2 * fence.len() + 2);
-    out.push_str(&fence);
-    // A backtick in the info string would lengthen the opening fence, so it is dropped
-    // (CommonMark forbids it there); CR and LF become spaces (wire format §5.5).
-    out.extend(
-        lang.chars()
-            .filter(|&c| c != '`')
-            .map(|c| if c == '\r' || c == '\n' { ' ' } else { c }),
-    );
+    let fence_len = (longest_backtick_run(body) + 1).max(3);
+    let mut out = String::with_capacity(body.len() + lang.len() + 2 * fence_len + 2);
+    push_backticks(&mut out, fence_len);
+    if lang.contains(['`', '\r', '\n']) {
+        // A backtick in the info string would lengthen the opening fence, so it is dropped
+        // (CommonMark forbids it there); CR and LF become spaces (wire format §5.5).
+        out.extend(
+            lang.chars()
+                .filter(|&c| c != '`')
+                .map(|c| if c == '\r' || c == '\n' { ' ' } else { c }),
+        );
+    } else {
+        out.push_str(lang);
+    }
     out.push('\n');
     out.push_str(body);
     out.push('\n');
-    out.push_str(&fence);
+    push_backticks(&mut out, fence_len);
     out
+}
+
+/// The length of the longest run of backticks in `text` (0 without any: one fast byte search
+/// for most bodies).
+fn longest_backtick_run(text: &str) -> usize {
+    // `str::find` of one ASCII char is a `memchr`, several bytes per step.
+    let Some(first) = text.find('`') else {
+        return 0;
+    };
+    let mut longest = 0;
+    let mut run = 0;
+    for &byte in &text.as_bytes()[first..] {
+        if byte == b'`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    longest
+}
+
+/// Appends `count` backticks.
+fn push_backticks(out: &mut String, count: usize) {
+    const BACKTICKS: &str = "````````````````";
+    if let Some(run) = BACKTICKS.get(..count) {
+        out.push_str(run);
+    } else {
+        out.extend(std::iter::repeat_n('`', count));
+    }
 }
 
 #[cfg(test)]
@@ -224,6 +282,24 @@ mod tests {
     }
 
     #[test]
+    fn item_bodies_scanned_by_words_as_byte_by_byte() {
+        for body in [
+            "",
+            "plain text of more than eight bytes",
+            "1234567<",
+            "12345678<",
+            "abcdefghijklmnop\r",
+            "x\n",
+            "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}<",
+            "no breaks here, none at all",
+        ] {
+            let bytes = body.as_bytes();
+            let expected = bytes.iter().any(|&b| matches!(b, b'<' | b'\n' | b'\r'));
+            assert_eq!(has_lt_or_line_break(bytes), expected, "{body:?}");
+        }
+    }
+
+    #[test]
     fn continuation_of_spec_5_4() {
         assert_eq!(indent_continuation("x\n- y"), "x\n  - y");
         assert_eq!(indent_continuation("a\r\nb"), "a\r\n  b");
@@ -249,5 +325,12 @@ mod tests {
         assert_eq!(fence("a\nb", "x"), "```a b\nx\n```");
         // Regression (hardening): a language of backticks lengthened the opening fence.
         assert_eq!(fence("```", ""), "```\n\n```");
+        let long = "`".repeat(20);
+        assert_eq!(
+            fence("x", &long),
+            format!("{0}x\n{long}\n{0}", "`".repeat(21))
+        );
+        assert_eq!(fence("x", "a``b`c"), "```x\na``b`c\n```");
+        assert_eq!(fence("x", "a```b"), "````x\na```b\n````");
     }
 }

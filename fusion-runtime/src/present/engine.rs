@@ -54,6 +54,15 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// must keep that promise, or the blocks of its later embeds are lost.
     const STATIC_ONLY: bool = false;
 
+    /// The `<domain_rules>` block of [`Presenter::STATIC_RULES`] exactly as the engine would
+    /// write it (wire format §2.3), when that is known at compile time: a static-only child
+    /// then contributes this text instead of rendering its rules on every presentation.
+    ///
+    /// `#[derive(Presenter)]` sets it for a static-only model whose rules are distinct and hold
+    /// no `<`, CR or LF (so §5.3 and §5.4 leave them as they are). A presenter written by hand
+    /// that sets it must give the same text the engine writes, or its responses change.
+    const STATIC_RULES_BLOCK: Option<&'static str> = None;
+
     /// Item UI declarations of a single value, in declaration order.
     fn item_ui(&self, ctx: &Ctx, out: &mut Vec<UiBlock>) {
         let _ = (ctx, out);
@@ -295,6 +304,12 @@ impl EmbedSink<'_> {
         if T::STATIC_ONLY && !self.seen.first_static(T::STATIC_RULES) {
             return;
         }
+        if T::STATIC_ONLY
+            && let Some(text) = T::STATIC_RULES_BLOCK
+        {
+            self.static_rules(text, T::STATIC_RULES);
+            return;
+        }
         let parts = Parts::of(Items::One(value), ctx, !self.skip_ui, Cut::NONE, Cut::NONE);
         self.append(parts);
     }
@@ -304,8 +319,30 @@ impl EmbedSink<'_> {
         if T::STATIC_ONLY && !self.seen.first_static(T::STATIC_RULES) {
             return;
         }
+        // A budget cut adds its summary (wire format §17.4): then the child is presented.
+        let uncut = self.cut.cap.is_none_or(|cap| items.len() <= cap);
+        if T::STATIC_ONLY
+            && uncut
+            && let Some(text) = T::STATIC_RULES_BLOCK
+        {
+            self.static_rules(text, T::STATIC_RULES);
+            return;
+        }
         let parts = Parts::of(Items::Many(items), ctx, !self.skip_ui, self.cut, Cut::NONE);
         self.append(parts);
+    }
+
+    /// The rules block of a static-only child, written at compile time
+    /// ([`Presenter::STATIC_RULES_BLOCK`]): nothing to render, and nothing to allocate when an
+    /// equal block is already there.
+    fn static_rules(&mut self, text: &'static str, rules: &'static [&'static str]) {
+        if self.seen.texts.admit(self.out, text, EmbedBlock::text) {
+            let rules = rules.iter().map(|rule| Cow::Borrowed(*rule)).collect();
+            self.out.push(EmbedBlock::rendered(
+                text.to_owned(),
+                EmbedKind::Rules(rules),
+            ));
+        }
     }
 
     fn append(&mut self, parts: Parts) {

@@ -35,6 +35,12 @@ impl EmbedBlock {
         EmbedBlock { text, kind }
     }
 
+    /// A block whose text is already written (it must be what [`EmbedBlock::new`] writes for
+    /// `kind`).
+    pub(crate) fn rendered(text: String, kind: EmbedKind) -> Self {
+        EmbedBlock { text, kind }
+    }
+
     /// The block text.
     pub fn text(&self) -> &str {
         &self.text

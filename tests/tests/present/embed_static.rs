@@ -276,3 +276,79 @@ fn a_static_child_in_every_item_gives_its_block_once() {
         ]
     );
 }
+
+/// `Presenter::STATIC_RULES_BLOCK`: the derive writes the rules block of a static-only model at
+/// compile time when it can; it must be the block the engine writes for those rules (here: the
+/// last block of presenting the model alone), and absent when escaping or de-duplication would
+/// change it.
+mod static_rules_block {
+    use fusion_runtime::Presenter;
+    use fusion_runtime::present::Present;
+
+    #[derive(Presenter)]
+    #[rule("amount_cents is in CENTS. Divide by 100.")]
+    #[rule("Second rule: \"quoted\" & 'apostrophes' > fine")]
+    struct Plain {
+        name: String,
+    }
+
+    #[derive(Presenter)]
+    #[rule("Never write </domain_rules> here.")]
+    struct TagStart {
+        name: String,
+    }
+
+    #[derive(Presenter)]
+    #[rule("Line one\nline two")]
+    struct LineBreak {
+        name: String,
+    }
+
+    #[derive(Presenter)]
+    #[rule("Same rule")]
+    #[rule("Same rule")]
+    struct Repeated {
+        name: String,
+    }
+
+    #[derive(Presenter)]
+    struct NoRules {
+        name: String,
+    }
+
+    fn rules_block<T: Presenter>(value: &T) -> String {
+        let response = value.present().build().expect("writes");
+        response.blocks().last().cloned().expect("a rules block")
+    }
+
+    #[test]
+    fn written_by_the_derive_as_the_engine_writes_it() {
+        let plain = Plain { name: "x".into() };
+        assert_eq!(
+            <Plain as Presenter>::STATIC_RULES_BLOCK,
+            Some(rules_block(&plain).as_str())
+        );
+        assert!(<TagStart as Presenter>::STATIC_RULES_BLOCK.is_none());
+        assert!(<LineBreak as Presenter>::STATIC_RULES_BLOCK.is_none());
+        assert!(<Repeated as Presenter>::STATIC_RULES_BLOCK.is_none());
+        assert!(<NoRules as Presenter>::STATIC_RULES_BLOCK.is_none());
+        let _ = (
+            TagStart {
+                name: String::new(),
+            }
+            .name,
+            LineBreak {
+                name: String::new(),
+            }
+            .name,
+            Repeated {
+                name: String::new(),
+            }
+            .name,
+            NoRules {
+                name: String::new(),
+            }
+            .name,
+        );
+    }
+}

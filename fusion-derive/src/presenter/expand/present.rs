@@ -10,14 +10,10 @@ use super::Gen;
 use crate::presenter::ast::{DeclKind, Declaration, Format, Part, Scope, Text};
 
 impl Gen<'_, '_> {
-    /// `Presenter<Ctx>`: limit, rules, suggestions, UI and embeds.
-    pub(super) fn presenter_impl(&self) -> TokenStream {
+    /// `MAX_TOKENS`, `FORMAT`, `STATIC_RULES`, and `STATIC_ONLY` with `STATIC_RULES_BLOCK` when
+    /// the model has nothing but static item rules.
+    fn static_items(&self) -> Vec<TokenStream> {
         let p = &self.p;
-        let ctx = &self.ctx;
-        let ident = self.ident();
-        let generics = self.presenter_generics();
-        let (impl_generics, _, where_clause) = generics.split_for_impl();
-        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
         let mut items = Vec::new();
         if let Some(budget) = self.model.max_tokens {
             items.push(quote!(const MAX_TOKENS: #p::Option<#p::usize> = #p::Some(#budget);));
@@ -51,7 +47,24 @@ impl Gen<'_, '_> {
                 .all(|d| d.static_item_rule().is_some());
         if static_only {
             items.push(quote!(const STATIC_ONLY: #p::bool = true;));
+            if let Some(block) = static_rules_block(&static_rules) {
+                items.push(quote!(
+                    const STATIC_RULES_BLOCK: #p::Option<&'static #p::str> = #p::Some(#block);
+                ));
+            }
         }
+        items
+    }
+
+    /// `Presenter<Ctx>`: limit, rules, suggestions, UI and embeds.
+    pub(super) fn presenter_impl(&self) -> TokenStream {
+        let p = &self.p;
+        let ctx = &self.ctx;
+        let ident = self.ident();
+        let generics = self.presenter_generics();
+        let (impl_generics, _, where_clause) = generics.split_for_impl();
+        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
+        let mut items = self.static_items();
 
         let vec_ui = quote!(#p::Vec<#p::UiBlock>);
         let rules = quote!(#p::Rules);
@@ -302,4 +315,17 @@ fn is_rule(kind: &DeclKind) -> bool {
 
 fn is_suggestion(kind: &DeclKind) -> bool {
     matches!(kind, DeclKind::Suggest(..) | DeclKind::SuggestCall(_))
+}
+
+/// The `<domain_rules>` block the engine writes for `rules` (wire format §2.3), when it can be
+/// written here: at least one rule, no two equal (the engine drops repeats) and none holding
+/// `<`, CR or LF (so wire format §5.3 and §5.4 leave every body as it is).
+fn static_rules_block(rules: &[&str]) -> Option<String> {
+    let plain = |rule: &&str| !rule.contains(['<', '\r', '\n']);
+    let distinct = rules
+        .iter()
+        .enumerate()
+        .all(|(at, rule)| !rules[..at].contains(rule));
+    (!rules.is_empty() && distinct && rules.iter().all(plain))
+        .then(|| format!("<domain_rules>\n- {}\n</domain_rules>", rules.join("\n- ")))
 }

@@ -22,12 +22,18 @@ use serde::Serialize;
 use serde::ser;
 
 use super::error::EncodeError;
-use super::escape;
 use key::Key;
+use number::number_str;
+pub use number::number_text;
+use prefix::Prefixes;
 use raw::Raw;
+use string::escape_into;
 
 mod key;
+mod number;
+mod prefix;
 mod raw;
+mod string;
 
 /// Writes `value` as a wire format §3 JSON text (two-space indentation, no final LF).
 ///
@@ -40,37 +46,101 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, EncodeError
         // A `Serialize` impl that itself calls `to_string` finds the scratch taken.
         let Ok(mut scratch) = scratch.try_borrow_mut() else {
             let mut out = String::new();
-            append(&mut out, value)?;
+            append(&mut out, value, None)?;
             return Ok(out);
         };
         scratch.clear();
-        let written = append(&mut scratch, value);
-        let out = if scratch.capacity() > SCRATCH_LIMIT {
-            // A large text keeps the buffer it grew in (no copy); the next call starts afresh.
+        if scratch.capacity() < SCRATCH_START {
+            // After a large text took the buffer: no run of small reallocations to start with.
+            scratch.reserve(SCRATCH_START);
+        }
+        let written = PREFIXES.with(|prefixes| {
+            // Taken only by a nested call, which then writes its keys piece by piece.
+            let mut prefixes = prefixes.try_borrow_mut().ok();
+            append(&mut scratch, value, prefixes.as_deref_mut())
+        });
+        let out = if scratch.len() > SCRATCH_LIMIT {
+            // A large text keeps the buffer it was written in (sized by the projection of
+            // `Writer::project`, so it holds little spare room): no copy of it. Not shrunk
+            // either: a smaller buffer would make the allocator map fresh pages for the next
+            // text of this size (see `Writer::project`).
             std::mem::take(&mut *scratch)
         } else {
             // One allocation of the exact size, however many fields the value has.
             scratch.as_str().to_owned()
         };
+        if scratch.capacity() > SCRATCH_LIMIT {
+            // The next call starts afresh rather than keep a large buffer per thread.
+            *scratch = String::new();
+        }
         written.map(|()| out)
     })
 }
 
-/// The largest scratch buffer a thread keeps between calls of [`to_string`].
+/// Writes `value` as a wire format §3 JSON text and hands the text to `use_text`, without
+/// copying it out of the thread's buffer: for a caller that puts the text inside a larger
+/// one (a fenced UI block) and would otherwise copy it twice.
+pub(crate) fn with_text<T: Serialize + ?Sized, R>(
+    value: &T,
+    use_text: impl FnOnce(&str) -> R,
+) -> Result<R, EncodeError> {
+    SCRATCH.with(|scratch| {
+        let Ok(mut scratch) = scratch.try_borrow_mut() else {
+            let mut out = String::new();
+            append(&mut out, value, None)?;
+            return Ok(use_text(&out));
+        };
+        scratch.clear();
+        let written = PREFIXES.with(|prefixes| {
+            let mut prefixes = prefixes.try_borrow_mut().ok();
+            append(&mut scratch, value, prefixes.as_deref_mut())
+        });
+        let result = written.map(|()| use_text(&scratch));
+        if scratch.capacity() > SCRATCH_LIMIT {
+            *scratch = String::new();
+        }
+        result
+    })
+}
+
+/// The largest scratch buffer a thread keeps between calls of [`to_string`]. Texts up to this
+/// size are copied out of it, so the next text of that size is written with no reallocation
+/// (the allocations of a render do not grow with its fields); longer ones leave in the buffer
+/// they were written in.
 const SCRATCH_LIMIT: usize = 64 * 1024;
+
+/// The first element count of a top-level array from which [`Writer::project`] sizes the
+/// output (a power of two).
+const PROJECT_FROM: usize = 16;
+
+/// The capacity [`to_string`] gives an empty scratch buffer.
+const SCRATCH_START: usize = 1024;
 
 thread_local! {
     /// The buffer [`to_string`] writes into: it has grown to the size of earlier texts, so a
     /// text is written without reallocations and then copied out once.
     static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+
+    /// The member prefixes of struct fields this thread has written (module `prefix`).
+    static PREFIXES: std::cell::RefCell<Prefixes> = const { std::cell::RefCell::new(Prefixes::new()) };
 }
 
 /// Appends `value` as a wire format §3 JSON text to `out`.
 ///
 /// On error `out` may hold a partial text; discard it.
-fn append<T: Serialize + ?Sized>(out: &mut String, value: &T) -> Result<(), EncodeError> {
+fn append<T: Serialize + ?Sized>(
+    out: &mut String,
+    value: &T,
+    prefixes: Option<&mut Prefixes>,
+) -> Result<(), EncodeError> {
     value
-        .serialize(&mut Writer { out, depth: 0 })
+        .serialize(&mut Writer {
+            out,
+            prefixes,
+            depth: 0,
+            top_len: None,
+            top_written: 0,
+        })
         .map_err(EncodeError::from_serde)
 }
 
@@ -84,43 +154,58 @@ fn error(message: &str) -> Error {
 /// The wire format §3 serializer: the output and the current indentation depth.
 struct Writer<'o> {
     out: &'o mut String,
+    /// The cache of struct fields' prefixes, when this call has it.
+    prefixes: Option<&'o mut Prefixes>,
     depth: usize,
+    /// The length the top-level array announced (a slice or `Vec` of items: a collection).
+    top_len: Option<usize>,
+    /// How many elements of the top-level array are written.
+    top_written: usize,
 }
 
-/// A line break and the indentation of up to 64 levels, copied in one piece.
-const NEWLINE_INDENT: &str = "\n                                                                                                                                ";
-
-/// How each byte is written inside a string: 0 as itself, `u` as `\u00XX`, `<` as itself unless
-/// it starts a framework tag (wire format §5.1), any other as a backslash and that byte (wire format §3.4).
-static ESCAPE: [u8; 256] = {
-    let mut table = [0_u8; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = b'u';
-        byte += 1;
-    }
-    table[0x08] = b'b';
-    table[0x09] = b't';
-    table[0x0A] = b'n';
-    table[0x0C] = b'f';
-    table[0x0D] = b'r';
-    table[b'"' as usize] = b'"';
-    table[b'\\' as usize] = b'\\';
-    table[b'<' as usize] = b'<';
-    table
-};
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
+/// A comma, a line break and the indentation of up to 64 levels: the separator before an element
+/// is one copy of a prefix of this (without the comma before the first element).
+const COMMA_NEWLINE_INDENT: &str = ",\n                                                                                                                                ";
 
 impl<'o> Writer<'o> {
     /// A line break and the indentation of the current depth.
     #[inline]
     fn newline(&mut self) {
-        let width = 2 * self.depth;
-        if let Some(line) = NEWLINE_INDENT.get(..=width) {
+        self.separator(false);
+    }
+
+    /// After each element of the top-level array: at the 16th, 32nd, 64th... element, sizes
+    /// the output for the whole array as projected from the elements so far (plus 1/16), so a
+    /// collection of megabytes is not copied from buffer to buffer as it grows. Not earlier:
+    /// a projection from the first few elements can overshoot by far, and an oversized buffer
+    /// is worse than a copy (glibc serves each such request with fresh pages from the kernel,
+    /// measured as one page fault per 4 KiB written on every call).
+    #[inline]
+    fn project(&mut self) {
+        self.top_written += 1;
+        let written = self.top_written;
+        if let Some(total) = self.top_len
+            && written >= PROJECT_FROM
+            && written.is_power_of_two()
+            && written < total
+        {
+            let per_element = self.out.len() / written;
+            let projected = per_element.saturating_mul(total + total / 16 + 1);
+            if projected > self.out.capacity() {
+                self.out.reserve_exact(projected - self.out.len());
+            }
+        }
+    }
+
+    /// `,` (with `comma`), a line break and the indentation of the current depth, in one copy.
+    #[inline]
+    fn separator(&mut self, comma: bool) {
+        let skip = usize::from(!comma);
+        if let Some(line) = COMMA_NEWLINE_INDENT.get(skip..2 + 2 * self.depth) {
             self.out.push_str(line);
         } else {
-            self.out.push('\n');
+            // Deeper than the constant: rare enough for a loop.
+            self.out.push_str(&COMMA_NEWLINE_INDENT[skip..2]);
             for _ in 0..self.depth {
                 self.out.push_str("  ");
             }
@@ -128,35 +213,27 @@ impl<'o> Writer<'o> {
     }
 
     /// A string (wire format §3.4): escapes and tag-start neutralization in one scan.
+    #[inline]
     fn string(&mut self, text: &str) {
-        let out = &mut *self.out;
-        out.reserve(text.len() + 2);
-        out.push('"');
-        // One table lookup per byte, as serde_json does (an eight-bytes-at-a-time scan measured
-        // no faster on these short strings, and slower on rows of short fields).
-        let mut copied = 0;
-        for (at, &byte) in text.as_bytes().iter().enumerate() {
-            let kind = ESCAPE[usize::from(byte)];
-            if kind != 0 && (kind != b'<' || escape::is_tag_start_at(text, at)) {
-                // `at` is the index of an ASCII byte, so both ends are character boundaries.
-                out.push_str(&text[copied..at]);
-                match kind {
-                    b'<' => out.push_str("\\u003c"),
-                    b'u' => {
-                        out.push_str("\\u00");
-                        out.push(char::from(HEX[usize::from(byte >> 4)]));
-                        out.push(char::from(HEX[usize::from(byte & 0xF)]));
-                    }
-                    other => {
-                        out.push('\\');
-                        out.push(char::from(other));
-                    }
-                }
-                copied = at + 1;
-            }
-        }
-        out.push_str(&text[copied..]);
-        out.push('"');
+        self.out.reserve(text.len() + 2);
+        self.out.push('"');
+        self.string_body(text);
+        self.out.push('"');
+    }
+
+    /// An object member's key and the `": "` after it (wire format §3.3).
+    #[inline]
+    fn key(&mut self, key: &str) {
+        self.out.reserve(key.len() + 4);
+        self.out.push('"');
+        self.string_body(key);
+        self.out.push_str("\": ");
+    }
+
+    /// The inside of a string (see [`escape_into`]).
+    #[inline]
+    fn string_body(&mut self, text: &str) {
+        escape_into(self.out, text);
     }
 
     fn integer<I: itoa::Integer>(&mut self, value: I) {
@@ -178,8 +255,7 @@ impl<'o> Writer<'o> {
     fn open_variant(&mut self, variant: &str) {
         self.open('{');
         self.newline();
-        self.string(variant);
-        self.out.push_str(": ");
+        self.key(variant);
     }
 
     /// Closes what [`Writer::open_variant`] opened.
@@ -361,7 +437,10 @@ impl<'a, 'o> ser::Serializer for &'a mut Writer<'o> {
         Ok(())
     }
 
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, 'o>, Error> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, 'o>, Error> {
+        if self.depth == 0 {
+            self.top_len = len;
+        }
         Ok(self.compound('[', false))
     }
 
@@ -429,12 +508,8 @@ impl Compound<'_, '_> {
     /// The separator and indentation before an element or member.
     #[inline]
     fn next(&mut self) {
-        if self.first {
-            self.first = false;
-        } else {
-            self.writer.out.push(',');
-        }
-        self.writer.newline();
+        self.writer.separator(!self.first);
+        self.first = false;
     }
 
     fn end(self) {
@@ -453,10 +528,21 @@ impl Compound<'_, '_> {
         value.serialize(&mut *self.writer)
     }
 
-    fn member<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Error> {
-        self.next();
-        self.writer.string(key);
-        self.writer.out.push_str(": ");
+    /// A struct field: its prefix comes from the cache when this call has one.
+    fn member<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        let writer = &mut *self.writer;
+        if let Some(prefixes) = writer.prefixes.as_deref_mut()
+            && let Some(prefix) = prefixes.get(key, writer.depth)
+        {
+            // The cached prefix starts with the comma a first member does without.
+            writer
+                .out
+                .push_str(prefix.get(usize::from(self.first)..).unwrap_or(prefix));
+            self.first = false;
+        } else {
+            self.next();
+            self.writer.key(key);
+        }
         value.serialize(&mut *self.writer)
     }
 }
@@ -466,7 +552,11 @@ impl ser::SerializeSeq for Compound<'_, '_> {
     type Error = Error;
 
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
+        self.element(value)?;
+        if self.writer.depth == 1 {
+            self.writer.project();
+        }
+        Ok(())
     }
 
     fn end(self) -> Result<(), Error> {
@@ -581,32 +671,6 @@ impl ser::SerializeStruct for Struct<'_, '_> {
             object.end();
         }
         Ok(())
-    }
-}
-
-/// The ECMAScript text of a float (wire format §3.6): `null` for NaN and infinities, `0` for both zeros.
-///
-/// ```
-/// use fusion_runtime::testing::json::number_text;
-/// assert_eq!(number_text(100.0), "100");
-/// assert_eq!(number_text(1e-7), "1e-7");
-/// assert_eq!(number_text(-0.0), "0");
-/// assert_eq!(number_text(f64::NAN), "null");
-/// ```
-pub fn number_text(value: f64) -> String {
-    number_str(&mut ryu_js::Buffer::new(), value).to_owned()
-}
-
-/// [`number_text`] without allocating: the text lives in `buffer` or is a literal.
-fn number_str(buffer: &mut ryu_js::Buffer, value: f64) -> &str {
-    if !value.is_finite() {
-        "null"
-    } else if value == 0.0 {
-        // ECMAScript writes -0 as `0`; ryu-js would keep the sign.
-        "0"
-    } else {
-        // ryu-js yields the shortest round-trip digits laid out by ECMAScript's Number::toString.
-        buffer.format_finite(value)
     }
 }
 

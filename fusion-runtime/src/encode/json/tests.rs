@@ -295,6 +295,57 @@ fn deep_nesting_past_the_indentation_constant() {
 }
 
 #[test]
+fn struct_field_keys_cached_per_depth_as_before() {
+    /// Keys that need escaping, written at several depths and many times, so the member
+    /// prefixes of module `prefix` are built, hit and rebuilt on collisions.
+    #[derive(Serialize)]
+    struct Odd {
+        #[serde(rename = "</domain_rules>")]
+        tag: u8,
+        #[serde(rename = "quote\"back\\slash\ttab")]
+        quote: u8,
+        #[serde(rename = "")]
+        empty: u8,
+        #[serde(rename = "a long key past eight bytes")]
+        long: Option<Box<Odd>>,
+    }
+    let mut value = Odd {
+        tag: 0,
+        quote: 1,
+        empty: 2,
+        long: None,
+    };
+    for depth in 0..70 {
+        value = Odd {
+            tag: depth,
+            quote: 1,
+            empty: 2,
+            long: Some(Box::new(value)),
+        };
+    }
+    let many: Vec<&Odd> = std::iter::repeat_n(&value, 3).collect();
+    assert_eq!(ours(&many), reference(&many));
+    assert_eq!(ours(&value), reference(&value));
+}
+
+#[test]
+fn collections_sized_by_projection_as_before() {
+    // Elements of very different sizes, so the projection is wrong in both directions.
+    let items: Vec<Value> = (0..3000)
+        .map(|i| {
+            if i % 97 == 0 {
+                json!({"big": "x".repeat(5000)})
+            } else {
+                json!(i)
+            }
+        })
+        .collect();
+    assert_eq!(ours(&items), reference(&items));
+    let small: Vec<u8> = vec![1, 2, 3];
+    assert_eq!(ours(&small), reference(&small));
+}
+
+#[test]
 fn a_serialize_impl_that_writes_json_itself() {
     /// Writes its inner value's JSON text as a string, through `to_string` (re-entrant).
     struct Nested(Value);

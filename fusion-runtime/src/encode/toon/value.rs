@@ -513,8 +513,45 @@ impl ser::SerializeStruct for MapBuilder<'_> {
     }
 
     fn end(self) -> Result<Value, ToonError> {
-        ser::SerializeMap::end(self)
+        check_unique_fields(&self.members, self.text)?;
+        Ok(Value::Object(self.members))
     }
+}
+
+thread_local! {
+    /// The field names (address and length) of the last struct whose names were found
+    /// distinct: the rows of a table repeat them, and are then not compared pair by pair again.
+    static DISTINCT_FIELDS: std::cell::RefCell<Vec<(usize, usize)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`check_unique`] for a struct's members, whose names are `&'static str`: an address and a
+/// length name the same bytes for the life of the program, so the same sequence of names as
+/// the last struct checked is distinct without comparing any text.
+fn check_unique_fields(members: &Members, text: &str) -> Result<(), ToonError> {
+    let name_of = |key: &Key| match key {
+        Key::Static(name) => Some((name.as_ptr().addr(), name.len())),
+        Key::Text(_) => None,
+    };
+    DISTINCT_FIELDS.with(|distinct| {
+        let Ok(mut distinct) = distinct.try_borrow_mut() else {
+            return check_unique(members, text);
+        };
+        let same = distinct.len() == members.len()
+            && members
+                .iter()
+                .zip(distinct.iter())
+                .all(|((key, _), seen)| name_of(key) == Some(*seen));
+        if same {
+            return Ok(());
+        }
+        check_unique(members, text)?;
+        distinct.clear();
+        if members.iter().all(|(key, _)| name_of(key).is_some()) {
+            distinct.extend(members.iter().filter_map(|(key, _)| name_of(key)));
+        }
+        Ok(())
+    })
 }
 
 /// Collects a struct variant: `{variant: {members}}`.
