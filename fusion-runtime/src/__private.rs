@@ -87,4 +87,4 @@ pub use crate::tool::input::Tool;
 // The declaration of the tool and of each action.
 pub use crate::tool::{ActionSpec, ToolSpec};
 // What `returns = M` names, called at the user's `M` so a non-presenter is reported there.
-pub use crate::tool::Presentable;
+pub use crate::tool::{Presentable, StructuredModel};

@@ -16,23 +16,23 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
     let select = tool.select.then(|| quote!(.select()));
     let layout = tool.toon.then(|| quote!(.toon()));
     let max_tokens = tool.max_tokens.map(|budget| quote!(.max_tokens(#budget)));
-    let output = match (&tool.output, structured_model(tool)) {
-        // Spanned at the user's type, so a type without `JsonSchema` is reported there.
-        (Some(ty), _) => Some(quote_spanned!(ty.span()=> .output::<#ty>())),
-        (None, Some(model)) => Some(quote_spanned!(model.span()=> .structured_output::<#model>())),
-        (None, None) => None,
+    let spec = quote!(#p::ToolSpec::new(#name) #description #select #layout);
+    // Spanned at the user's type, so a type without `JsonSchema` is reported there.
+    let spec = match (&tool.output, structured_model(tool)) {
+        (Some(ty), _) => {
+            let output = quote_spanned!(ty.span()=> .output::<#ty>());
+            quote!(#spec #output)
+        }
+        (None, Some(model)) => {
+            quote_spanned!(model.span()=> <#model as #p::StructuredModel>::output(#spec))
+        }
+        (None, None) => spec,
     };
     let actions = tool.actions.iter().map(|action| {
         let spec = action_spec(&p, action);
         quote!(.variant(#spec))
     });
-    impl_tool(
-        input,
-        &p,
-        &quote! {
-            #p::ToolSpec::new(#name) #description #select #layout #output #max_tokens #(#actions)*
-        },
-    )
+    impl_tool(input, &p, &quote!(#spec #max_tokens #(#actions)*))
 }
 
 /// The model the `outputSchema` is generated from when the tool declares no `output`: the one

@@ -123,15 +123,6 @@ impl ToolSpec {
         self
     }
 
-    /// Declares `M`, the model of a structured action, as the output type (what
-    /// `#[derive(Tool)]` writes for `#[fusion(returns = M, structured)]` when the tool declares
-    /// no `output`): [`ToolSpec::output`] with a message that names the missing
-    /// `schemars::JsonSchema`.
-    #[doc(hidden)]
-    pub fn structured_output<M: StructuredModel>(self) -> Self {
-        self.output::<M>()
-    }
-
     /// Declares the output schema as a JSON Schema value (root `"type": "object"`).
     pub fn output_schema(mut self, schema: Value) -> Self {
         self.output_schema = Some(schema);
@@ -178,17 +169,29 @@ pub(crate) fn output_schema_of<T: JsonSchema>() -> Value {
 }
 
 /// The model of a structured action whose output schema is generated from it: any
-/// `schemars::JsonSchema` type. (A trait of its own only to say what to do when it is missing.)
-#[doc(hidden)]
+/// `schemars::JsonSchema` type.
+///
+/// `#[derive(Tool)]` declares the output of `#[fusion(returns = M, structured)]` (when the tool
+/// declares no `output`) through this trait (`<M as StructuredModel>::output(spec)`), so a model
+/// without `JsonSchema` is one error at the `M` the user wrote, saying what to derive.
+/// Hand-written specs call [`ToolSpec::output`] directly.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is the model of a structured action, so the output schema is generated from it, and it does not implement `schemars::JsonSchema`",
     label = "the `outputSchema` is generated from this model",
     note = "derive it next to `Presenter`: `#[derive(Presenter, schemars::JsonSchema)]`",
     note = "or declare the output type yourself on the tool: `#[fusion(output = MyOutput)]`"
 )]
-pub trait StructuredModel: JsonSchema {}
+pub trait StructuredModel {
+    /// `spec` with `Self`'s schema as its `outputSchema` ([`ToolSpec::output`]).
+    fn output(spec: ToolSpec) -> ToolSpec;
+}
 
-impl<T: JsonSchema + ?Sized> StructuredModel for T {}
+#[diagnostic::do_not_recommend]
+impl<T: JsonSchema> StructuredModel for T {
+    fn output(spec: ToolSpec) -> ToolSpec {
+        spec.output::<T>()
+    }
+}
 
 /// What `#[fusion(returns = M)]` names: a type an action presents, that is, every type that
 /// derives `Presenter`.
