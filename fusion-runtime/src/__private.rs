@@ -30,7 +30,8 @@ pub use serde;
 // ---- `#[derive(Presenter)]`: the traits it implements and the sinks it fills -------------------
 
 // The presenter trait and the embed traits and sink of `#[embed]` fields.
-pub use crate::present::engine::{Embed, EmbedSink, Presentation, Presenter};
+pub use crate::present::embed::Embed;
+pub use crate::present::engine::{EmbedSink, Presentation, Presenter};
 // The schema traits of the model and its field enum.
 pub use crate::model::{Field, Model};
 // The data of an `#[embed]` field, cut to the child's agent limit.

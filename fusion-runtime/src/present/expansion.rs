@@ -5,7 +5,8 @@
 use std::fmt::Display;
 use std::marker::PhantomData;
 
-use super::engine::{Embed, EmbedSink};
+use super::embed::Embed;
+use super::engine::EmbedSink;
 use crate::model::FieldMask;
 
 /// The mask the plain `Serialize` impl writes with: every member, nothing allocated.

@@ -1,8 +1,9 @@
 //! Layer 4, presentation: presenters and the engine that turns a value or a collection into a
 //! response (wire format §6–§8), and the public namespace of what presenting needs besides the derive.
 //!
-//! - `engine`: the [`Presenter`](crate::Presenter) and [`Embed`] traits, the [`EmbedSink`], and
+//! - `engine`: the [`Presenter`](crate::Presenter) trait, the [`EmbedSink`], and
 //!   the [`Presentation`] that [`present`] and [`present_all`] start;
+//! - `embed`: what an `#[embed]` field may hold ([`Embed`], [`Embeddable`], [`EmbeddableIn`]);
 //! - `callbacks`: what `call = ...` and `when = ...` functions may take and return
 //!   ([`Callback`], [`ValueCallback`], [`IntoRules`], [`IntoSuggestions`], [`IntoUi`]);
 //! - `expansion`: the helpers generated code calls (through `__private`);
@@ -27,6 +28,7 @@
 //! ```
 
 pub(crate) mod callbacks;
+pub(crate) mod embed;
 pub(crate) mod engine;
 pub(crate) mod expansion;
 mod fit;
@@ -37,9 +39,8 @@ pub use callbacks::{
     Callback, ContextDeclared, IntoRules, IntoSuggestions, IntoUi, ReadsContext, ValueCallback,
     ValueOnly, WithContext,
 };
-pub use engine::{
-    Embed, EmbedSink, Embeddable, EmbeddableIn, Present, Presentation, present, present_all,
-};
+pub use embed::{Embed, Embeddable, EmbeddableIn};
+pub use engine::{EmbedSink, Present, Presentation, present, present_all};
 
 pub use crate::model::{Field, FieldMask, Model, UnknownField};
 pub use crate::response::{Format, Rules, Suggestions};
