@@ -164,4 +164,3 @@ impl<E: Embed<Ctx> + EmbedData + ?Sized, Ctx: ?Sized> EmbeddableIn<Ctx> for E {
         self.embed_into(ctx, sink);
     }
 }
-

@@ -93,8 +93,8 @@ pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
 pub use handler::{AsyncHandler, Handler, marker};
 pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
-pub use spec::{Presentable, StructuredModel};
 pub use spec::{ActionSpec, ToolSpec};
+pub use spec::{Presentable, StructuredModel};
 pub use structured_output::{IntoStructured, Structured, StructuredFuture};
 pub use validation_error::ValidationError;
 

@@ -189,16 +189,7 @@ impl<'a> Builder<'a> {
         } else {
             Vec::new()
         };
-        for action in &schema_actions {
-            for (name, _) in &action.properties {
-                if name.as_str() == SELECT && self.spec.select {
-                    return Err(self.error(format!(
-                        "the field name `{SELECT}` is reserved for selection"
-                    )));
-                }
-            }
-        }
-
+        self.check_reserved(&schema_actions)?;
         self.check_wide_integers(discriminator.is_some(), &schema_actions)?;
 
         let mut compiler = Compiler::new(self.schema);
@@ -275,6 +266,20 @@ impl<'a> Builder<'a> {
             max_tokens: self.spec.max_tokens,
             advertise_max_tokens: self.spec.advertise_max_tokens,
         })
+    }
+
+    /// With `_select` enabled, no action may have a field of that name.
+    fn check_reserved(&self, schema_actions: &[SchemaAction<'_>]) -> Result<(), DefinitionError> {
+        let reserved = schema_actions
+            .iter()
+            .flat_map(|action| &action.properties)
+            .any(|(name, _)| name.as_str() == SELECT);
+        if reserved && self.spec.select {
+            return Err(self.error(format!(
+                "the field name `{SELECT}` is reserved for selection"
+            )));
+        }
+        Ok(())
     }
 
     /// The rules that span one action's declarations.
