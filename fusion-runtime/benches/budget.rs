@@ -8,6 +8,7 @@
 use std::sync::LazyLock;
 
 use fusion_runtime::ToolResponse;
+use fusion_runtime::tokens::estimate;
 
 #[path = "support/billing.rs"]
 mod billing;
@@ -42,10 +43,11 @@ fn main() {
         .build()
         .expect("writes");
     assert_eq!(fitted.blocks()[0], plain.blocks()[0]);
+    let bytes: Vec<usize> = fitted.blocks().iter().map(String::len).collect();
+    let tokens: Vec<usize> = fitted.blocks().iter().map(|b| estimate(b)).collect();
     eprintln!(
-        "fitted to {BUDGET} tokens: {kept} of {} invoices, {} blocks",
+        "fitted to {BUDGET} tokens: {kept} of {} invoices; blocks of {bytes:?} bytes, {tokens:?} tokens",
         ALL.len(),
-        fitted.blocks().len()
     );
     divan::main();
 }
