@@ -157,8 +157,9 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
             break;
         }
         let data_tokens = data.tokens(kept);
+        // The other blocks only: the data block is put in once the prefix is chosen.
         let (builder, _) = shape.with_parts(
-            ResponseBuilder::json_text(data.text(kept)),
+            ResponseBuilder::json_text(String::new()),
             Items::Many(all),
             Cut {
                 cap: Some(kept),
@@ -174,9 +175,9 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
         }
         kept = data.longest(upper, room(budget), others);
     }
-    if let Some((_, builder)) = best {
+    if let Some((kept, others)) = best {
         return Ok(Fitted {
-            builder,
+            builder: with_data(others, data.into_text(kept)),
             too_large: None,
         });
     }
@@ -186,6 +187,18 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     };
     let (builder, _) = shape.render(Items::Many(all), cut, Cut::NONE)?;
     Ok(too_large(builder, budget, false))
+}
+
+/// The response of `others` (every block but the data block) with `data` as its data block.
+fn with_data(mut others: ResponseBuilder, data: String) -> ResponseBuilder {
+    let mut builder = ResponseBuilder::json_text(data);
+    let (ui, embeds, rules, suggestions) = builder.parts_mut();
+    let (other_ui, other_embeds, other_rules, other_suggestions) = others.parts_mut();
+    std::mem::swap(ui, other_ui);
+    std::mem::swap(embeds, other_embeds);
+    std::mem::swap(rules, other_rules);
+    std::mem::swap(suggestions, other_suggestions);
+    builder
 }
 
 /// A TOON collection (`single` false) or a single value (`single` true): the largest cut whose
@@ -320,28 +333,22 @@ impl JsonPrefix {
         self.ends.len()
     }
 
-    /// Appends `item` as the collection's next element (wire format §3: two-space indentation;
-    /// a JSON text has no line feed inside a string, so indenting every line is exact).
+    /// Appends `item` as the collection's next element (wire format §3: two-space indentation),
+    /// written in place one level deep, as the collection writer writes its elements.
     fn push<T: Model, Ctx: ?Sized>(
         &mut self,
         item: &T,
         shape: &Shape<'_, Ctx>,
     ) -> Result<(), EncodeError> {
-        let item_text = match shape.mask {
-            None => json::to_string(item)?,
-            Some(mask) => json::to_string(&Selected { item, mask })?,
-        };
         let start = self.text.len();
         self.text.push_str(if self.ends.is_empty() {
             "\n  "
         } else {
             ",\n  "
         });
-        for (index, line) in item_text.split('\n').enumerate() {
-            if index > 0 {
-                self.text.push_str("\n  ");
-            }
-            self.text.push_str(line);
+        match shape.mask {
+            None => json::append_element(&mut self.text, item)?,
+            Some(mask) => json::append_element(&mut self.text, &Selected { item, mask })?,
         }
         self.tally.push(&self.text[start..]);
         self.ends.push((self.text.len(), self.tally));
@@ -349,12 +356,26 @@ impl JsonPrefix {
     }
 
     /// The data block of the first `kept` items.
+    #[cfg(test)]
     fn text(&self, kept: usize) -> String {
         match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
             None => "[]".to_owned(),
             Some(&(end, _)) => {
                 let mut text = String::with_capacity(end + 2);
                 text.push_str(&self.text[..end]);
+                text.push_str("\n]");
+                text
+            }
+        }
+    }
+
+    /// [`JsonPrefix::text`]`(kept)`, in the buffer the items were written to (no copy).
+    fn into_text(self, kept: usize) -> String {
+        match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
+            None => "[]".to_owned(),
+            Some(&(end, _)) => {
+                let mut text = self.text;
+                text.truncate(end);
                 text.push_str("\n]");
                 text
             }
@@ -443,6 +464,8 @@ mod tests {
         assert_eq!(data.longest(3, data.tokens(2) + 5, 5), 2);
         assert_eq!(data.longest(1, usize::MAX, 0), 1);
         assert_eq!(data.longest(3, 0, 0), 0);
+        let last = data.text(2);
+        assert_eq!(data.into_text(2), last);
     }
 
     #[test]
