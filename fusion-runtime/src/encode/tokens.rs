@@ -99,22 +99,25 @@ impl TokenTally {
     /// The result is the same as stepping through every character (a test checks it).
     pub fn push(&mut self, text: &str) {
         let bytes = text.as_bytes();
+        // Worked on in a local, which the compiler can keep in registers.
+        let mut tally = *self;
         let mut at = 0;
         loop {
-            at = self.extend(bytes, at);
+            at = tally.extend(bytes, at);
             let Some(&lead) = bytes.get(at) else {
                 break;
             };
             if lead < 0x80 {
-                self.cut_before(KIND[usize::from(lead)]);
+                tally.cut_before(KIND[usize::from(lead)]);
                 at += 1;
             } else {
                 let (class, width) =
                     classify_multibyte(lead, bytes.get(at + 1).copied().unwrap_or(0));
-                self.step(class);
+                tally.step(class);
                 at += width;
             }
         }
+        *self = tally;
     }
 
     /// [`TokenTally::step`] for an ASCII character of `kind` that does not lengthen the open
@@ -178,6 +181,7 @@ impl TokenTally {
 
     /// Lengthens the open piece by the ASCII characters from `at` on that `step` would only add
     /// to it, and returns where the first other character starts.
+    #[inline]
     fn extend(&mut self, bytes: &[u8], mut at: usize) -> usize {
         let run = |at: usize, kind: u8| {
             bytes[at..]
