@@ -2,12 +2,15 @@
 //! longest prefix of items whose whole response fits, a single value cuts its embedded
 //! collections, and nothing is ever cut inside an item, so the data block always parses.
 //!
-//! A JSON collection is written once, item by item, each item's tokens tallied as it is
-//! appended ([`JsonPrefix`]): the data block of any prefix is a slice of that text, and its
-//! estimate a saved [`TokenTally`]. Writing stops as soon as the items alone exceed the budget,
-//! so a 10,000-item collection fitted to 25,000 tokens writes only the items it can keep (plus
-//! one). The other blocks depend on the kept items (collection rules, the summary), so they are
-//! computed for a candidate prefix and the prefix corrected, usually once or twice. TOON data
+//! A JSON collection is written once, item by item, straight into one buffer as the collection
+//! writer would (one level deep), each item's tokens tallied as it is appended ([`JsonPrefix`]):
+//! the data block of any prefix is a slice of that text, and its estimate a saved
+//! [`TokenTally`]. Writing stops as soon as the items alone exceed the budget, so a 10,000-item
+//! collection fitted to 25,000 tokens writes only the items it can keep (plus one). The other
+//! blocks depend on the kept items (collection rules, the summary), so they are computed for a
+//! candidate prefix and the prefix corrected, usually once or twice; a candidate's blocks are
+//! computed without its data text, which the chosen prefix takes over without a copy. What
+//! remains is one estimate of every kept byte (PERFORMANCE.md, "Fitting to a budget"). TOON data
 //! and single values are fitted by a doubling search over the cut, each step a full render of
 //! that candidate: TOON's table header holds the row count, and a single value's embedded
 //! collections are only reachable through its serializer.
