@@ -66,7 +66,7 @@ fn fit_10000_invoices(budget: usize) -> ToolResponse {
 
 /// The invoices the fit to a budget keeps, without a budget: what the fit is measured against.
 #[divan::bench(args = BUDGETS)]
-fn render_the_kept_invoices(bencher: Bencher, budget: usize) {
+fn render_the_kept_invoices(bencher: Bencher<'_, '_>, budget: usize) {
     let kept = kept(budget);
     bencher.bench(|| {
         derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
