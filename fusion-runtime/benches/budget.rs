@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use fusion_runtime::ToolResponse;
+use fusion_runtime::present::Format;
 use fusion_runtime::tokens::estimate;
 
 #[path = "support/billing.rs"]
@@ -55,7 +56,36 @@ fn main() {
             ALL.len(),
         );
     }
+    let (fitted, kept) = fitted_toon(TOON_BUDGET);
+    let plain = derived::InvoiceAll::present_all(&ALL[..kept])
+        .format(Format::Toon)
+        .build()
+        .expect("writes");
+    assert_eq!(fitted.blocks()[0], plain.blocks()[0]);
+    eprintln!("as TOON, fitted to {TOON_BUDGET} tokens: {kept} invoices");
     divan::main();
+}
+
+/// The TOON budget: a TOON collection is fitted by a search of full renders (PERFORMANCE.md).
+const TOON_BUDGET: usize = 25_000;
+
+/// The whole collection as TOON fitted to `budget` tokens, and how many invoices it keeps (from
+/// the budget summary, wire format §17.3).
+fn fitted_toon(budget: usize) -> (ToolResponse, usize) {
+    let response = derived::InvoiceAll::present_all(divan::black_box(&ALL))
+        .format(Format::Toon)
+        .max_tokens(budget)
+        .build()
+        .expect("writes");
+    let kept = response
+        .blocks()
+        .iter()
+        .find_map(|block| {
+            let (_, rest) = block.split_once("Dataset truncated. ")?;
+            rest.split(' ').next()?.parse().ok()
+        })
+        .expect("a budget summary");
+    (response, kept)
 }
 
 /// The whole collection with a budget.
@@ -70,6 +100,24 @@ fn render_the_kept_invoices(bencher: Bencher<'_, '_>, budget: usize) {
     let kept = kept(budget);
     bencher.bench(|| {
         derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
+            .build()
+            .expect("writes")
+    });
+}
+
+/// The whole collection as TOON with a budget of 25,000 tokens.
+#[divan::bench]
+fn fit_10000_invoices_as_toon() -> ToolResponse {
+    fitted_toon(TOON_BUDGET).0
+}
+
+/// The invoices the TOON fit keeps, as TOON without a budget.
+#[divan::bench]
+fn render_the_kept_invoices_as_toon(bencher: Bencher<'_, '_>) {
+    let kept = fitted_toon(TOON_BUDGET).1;
+    bencher.bench(|| {
+        derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
+            .format(Format::Toon)
             .build()
             .expect("writes")
     });
