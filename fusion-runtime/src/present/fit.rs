@@ -205,13 +205,20 @@ fn with_data(mut others: ResponseBuilder, data: String) -> ResponseBuilder {
 }
 
 /// A TOON collection (`single` false) or a single value (`single` true): the largest cut whose
-/// response fits, by doubling and then halving the cut.
+/// response fits, by a search over the cut, each step a full render.
+///
+/// A response's tokens grow about linearly with the cut (each kept item adds its own), so each
+/// next cut is aimed where the line through the last two renders meets the budget: a couple of
+/// renders near the answer, instead of a doubling and halving search of about 2 log k. The
+/// search keeps a cut known to fit and one known not to, and every step lands strictly between
+/// them (at the middle when aiming made no halving progress the step before), so it ends.
 fn searched<T: Presenter<Ctx>, Ctx: ?Sized>(
     shape: &Shape<'_, Ctx>,
     items: Items<'_, T>,
     budget: usize,
     single: bool,
 ) -> Result<Fitted, EncodeError> {
+    let room = room(budget);
     let attempt = |cap: usize| {
         let cut = Cut {
             cap: Some(cap),
@@ -225,63 +232,84 @@ fn searched<T: Presenter<Ctx>, Ctx: ?Sized>(
         shape
             .render(items, cut, embed_cut)
             .map(|(builder, by_budget)| {
-                let fits = tokens_of(&builder) <= room(budget);
-                (builder, by_budget, fits)
+                let tokens = tokens_of(&builder);
+                (builder, by_budget, tokens)
             })
+    };
+    let whole = |builder| {
+        Ok(Fitted {
+            builder,
+            too_large: None,
+        })
     };
     if single {
         // Most single values fit whole: one render.
         let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
-        if tokens_of(&builder) <= room(budget) {
-            return Ok(Fitted {
-                builder,
-                too_large: None,
-            });
+        if tokens_of(&builder) <= room {
+            return whole(builder);
         }
     }
     let smallest = usize::from(!single);
-    let (builder, by_budget, fits) = attempt(smallest)?;
-    if !fits {
+    let (builder, by_budget, tokens) = attempt(smallest)?;
+    if tokens > room {
         return Ok(too_large(builder, budget, single));
     }
-    let mut good = (smallest, builder);
     if !by_budget {
         // Nothing was cut: the whole response is this one.
-        return Ok(Fitted {
-            builder: good.1,
-            too_large: None,
-        });
+        return whole(builder);
     }
-    let mut bad = None;
-    let mut cap = smallest.max(1);
-    while bad.is_none() {
-        cap = cap.saturating_mul(2).max(1);
-        let (builder, by_budget, fits) = attempt(cap)?;
-        if !fits {
-            bad = Some(cap);
+    // The largest cut known to fit, with its response and tokens; the smallest known not to.
+    let mut good = (smallest, builder, tokens);
+    let mut bad: Option<(usize, usize)> = None;
+    // The render before the last one that fitted, for the line when no cut is known not to fit.
+    let mut earlier: Option<(usize, usize)> = None;
+    let mut halving = true;
+    loop {
+        let upper = bad.map_or(usize::MAX, |(cap, _)| cap);
+        if upper - good.0 <= 1 {
+            return whole(good.1);
+        }
+        let other = bad.or(earlier);
+        let aimed = other.and_then(|(cap, tokens)| aim((good.0, good.2), (cap, tokens), room));
+        let cap = match aimed {
+            // Past every render so far, at most 64 times the cut known to fit (or 256): a line
+            // through two small cuts can be flat, and a render past the answer costs all it keeps.
+            Some(aimed) if bad.is_none() => aimed.min(good.0.saturating_mul(64).max(256)),
+            Some(aimed) if halving => aimed,
+            // Aiming made no halving progress: the middle, so the search ends.
+            _ if bad.is_some() => good.0 + (upper - good.0) / 2,
+            _ => good.0.saturating_mul(2).max(1),
+        }
+        .clamp(good.0 + 1, upper - 1);
+        let (builder, by_budget, tokens) = attempt(cap)?;
+        let width = upper - good.0;
+        if tokens > room {
+            bad = Some((cap, tokens));
+            halving = (cap - good.0).saturating_mul(2) <= width;
         } else if !by_budget {
-            return Ok(Fitted {
-                builder,
-                too_large: None,
-            });
+            return whole(builder);
         } else {
-            good = (cap, builder);
+            halving = (upper - cap).saturating_mul(2) <= width;
+            earlier = Some((good.0, good.2));
+            good = (cap, builder, tokens);
         }
     }
-    let mut bad = bad.unwrap_or(cap);
-    while bad - good.0 > 1 {
-        let middle = good.0 + (bad - good.0) / 2;
-        let (builder, _, fits) = attempt(middle)?;
-        if fits {
-            good = (middle, builder);
-        } else {
-            bad = middle;
-        }
-    }
-    Ok(Fitted {
-        builder: good.1,
-        too_large: None,
-    })
+}
+
+/// Where the line through two renders (cut, tokens) reaches `room` tokens, rounded down; `None`
+/// when the line does not rise (tokens that do not grow with the cut say nothing).
+fn aim(a: (usize, usize), b: (usize, usize), room: usize) -> Option<usize> {
+    let ((low_cap, low_tokens), (high_cap, high_tokens)) = if a.0 < b.0 { (a, b) } else { (b, a) };
+    let rise = high_tokens
+        .checked_sub(low_tokens)
+        .filter(|&rise| rise > 0)?;
+    let run = high_cap - low_cap;
+    // cap = low_cap + (room − low_tokens) × run / rise, in u128 so that nothing overflows.
+    let above = u128::try_from(room.checked_sub(low_tokens)?).ok()?;
+    let steps = above * u128::try_from(run).ok()? / u128::try_from(rise).ok()?;
+    usize::try_from(steps)
+        .ok()
+        .map(|steps| low_cap.saturating_add(steps))
 }
 
 /// The answer when not even the smallest response fits: `RESPONSE_TOO_LARGE` (wire format §17.5),
