@@ -11,9 +11,11 @@
 //! candidate prefix and the prefix corrected, usually once or twice; a candidate's blocks are
 //! computed without its data text, which the chosen prefix takes over without a copy. What
 //! remains is one estimate of every kept byte (PERFORMANCE.md, "Fitting to a budget"). TOON data
-//! and single values are fitted by a doubling search over the cut, each step a full render of
-//! that candidate: TOON's table header holds the row count, and a single value's embedded
-//! collections are only reachable through its serializer.
+//! and single values are fitted by a search over the cut, each step a full render of that
+//! candidate, aimed where the line through the last two renders meets the budget (usually two
+//! renders near the answer): TOON's table header holds the row count and its fields depend on
+//! all the rows, and a single value's embedded collections are only reachable through its
+//! serializer.
 
 use super::engine::{Cut, Items, Presentation, Presenter, Selected, Shape, thousands, tightest};
 use crate::encode::tokens::{TokenTally, estimate};
