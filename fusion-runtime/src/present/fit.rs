@@ -13,9 +13,9 @@
 //! remains is one estimate of every kept byte (PERFORMANCE.md, "Fitting to a budget"). TOON data
 //! and single values are fitted by a search over the cut, each step a full render of that
 //! candidate, aimed where the line through the last two renders meets the budget (usually two
-//! renders near the answer): TOON's table header holds the row count and its fields depend on
-//! all the rows, and a single value's embedded collections are only reachable through its
-//! serializer.
+//! renders near the answer): TOON's table header holds the row count and a table is written
+//! only if every row fits it, and a single value's embedded collections are only reachable
+//! through its serializer.
 
 use super::engine::{Cut, Items, Presentation, Presenter, Selected, Shape, thousands, tightest};
 use crate::encode::tokens::{TokenTally, estimate};
