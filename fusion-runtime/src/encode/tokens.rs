@@ -40,6 +40,14 @@
 //!
 //! so a sum of per-item estimates is a safe (upper) estimate of the joined items.
 
+#[cfg(feature = "exact-tokens")]
+mod exact;
+#[cfg(test)]
+mod tests;
+
+#[cfg(feature = "exact-tokens")]
+pub use exact::{ExactCounter, ExactCounterError};
+
 /// Something that counts the tokens of a text: the [`Estimator`] (fast, approximate) or
 /// `ExactCounter` (feature `exact-tokens`, the `o200k_base` tokenizer itself).
 pub trait TokenCounter {
@@ -604,10 +612,6 @@ const KIND_NEWLINE: u8 = 5;
 const KIND_NOT_ASCII: u8 = 6;
 
 /// The kind of every byte, as [`ASCII`] classes them.
-#[allow(
-    clippy::cast_possible_truncation,
-    reason = "the index stays below 256, a valid `u8`"
-)]
 static KIND: [u8; 256] = {
     let mut table = [KIND_NOT_ASCII; 256];
     let mut byte = 0;
@@ -674,105 +678,5 @@ fn classify_multibyte(lead: u8, second: u8) -> (Class, usize) {
         0xE0..=0xEF => (Class::Letter(Letter::Syllabic), 3),
         // U+10000 and above: emoji, historic scripts, rare ideographs.
         _ => (Class::Punct(Mark::Emoji), 4),
-    }
-}
-
-/// The exact `o200k_base` count (the GPT-4o tokenizer, via `tiktoken-rs`): for tests and
-/// reports, not for the hot path (it loads a 200,000-entry vocabulary and allocates per call).
-#[cfg(feature = "exact-tokens")]
-pub struct ExactCounter {
-    bpe: tiktoken_rs::CoreBPE,
-}
-
-#[cfg(feature = "exact-tokens")]
-impl ExactCounter {
-    /// Loads the `o200k_base` vocabulary (embedded in `tiktoken-rs`; tens of milliseconds).
-    pub fn o200k() -> Result<Self, ExactCounterError> {
-        tiktoken_rs::o200k_base()
-            .map(|bpe| ExactCounter { bpe })
-            .map_err(|error| ExactCounterError(error.to_string()))
-    }
-}
-
-#[cfg(feature = "exact-tokens")]
-impl TokenCounter for ExactCounter {
-    /// Counts `text` as ordinary text: `<|endoftext|>` in a tool's answer is five tokens of
-    /// text, not a special token, as a host that sends it to a model treats it.
-    fn count(&self, text: &str) -> usize {
-        self.bpe.encode_ordinary(text).len()
-    }
-}
-
-#[cfg(feature = "exact-tokens")]
-impl std::fmt::Debug for ExactCounter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ExactCounter(o200k_base)")
-    }
-}
-
-/// The `o200k_base` vocabulary did not load (`tiktoken-rs` could not parse its embedded data).
-#[cfg(feature = "exact-tokens")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExactCounterError(String);
-
-#[cfg(feature = "exact-tokens")]
-impl std::fmt::Display for ExactCounterError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the o200k_base vocabulary did not load ({}); check the tiktoken-rs version",
-            self.0
-        )
-    }
-}
-
-#[cfg(feature = "exact-tokens")]
-impl std::error::Error for ExactCounterError {}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// The tally of `text` stepped one character at a time: what `push` must equal.
-    fn stepped(tally: &mut TokenTally, text: &str) {
-        let bytes = text.as_bytes();
-        let mut at = 0;
-        while let Some(&lead) = bytes.get(at) {
-            let (class, width) = classify(lead, bytes.get(at + 1).copied().unwrap_or(0));
-            tally.step(class);
-            at += width;
-        }
-    }
-
-    /// Characters of every class and the transitions between them.
-    fn text() -> impl Strategy<Value = String> {
-        proptest::string::string_regex(
-            "([a-z]{1,9}|[A-Z]{1,4}|[0-9]{1,5}|[ ]{1,6}|[\\n\\r]{1,3}|[\"{}:,_\\-\\[\\]|]{1,4}|\t|é|ж|日|、|（|→|😬){0,40}",
-        )
-        .expect("a valid pattern")
-    }
-
-    proptest! {
-        #[test]
-        fn pushing_runs_equals_stepping_every_character(a in text(), b in text()) {
-            let (mut fast, mut slow) = (TokenTally::new(), TokenTally::new());
-            fast.push(&a);
-            stepped(&mut slow, &a);
-            prop_assert_eq!(fast, slow);
-            fast.push(&b);
-            stepped(&mut slow, &b);
-            prop_assert_eq!(fast, slow);
-            prop_assert_eq!(fast.tokens(), slow.tokens());
-        }
-    }
-
-    #[test]
-    fn pushing_runs_equals_stepping_on_a_json_block() {
-        let text = "[\n  {\n    \"id\": \"INV-0001\",\n    \"amountCents\": 826199,\n    \"note\": \"Überfällig 😬 ABCdef\"\n  }\n]\n\n  \r\n x";
-        let (mut fast, mut slow) = (TokenTally::new(), TokenTally::new());
-        fast.push(text);
-        stepped(&mut slow, text);
-        assert_eq!(fast, slow);
     }
 }
