@@ -1,13 +1,17 @@
 //! The cost of fitting a response to a token budget (wire format §17): 10,000 distinct billing
-//! invoices (no agent limit) fitted to 25,000 tokens, against rendering, without a budget, the
-//! invoices the fit keeps. The issue's target: fitting costs at most 1.2x the second.
+//! invoices (no agent limit) fitted to 2,000, 8,000 and 25,000 tokens, against rendering, without
+//! a budget, the invoices each fit keeps. The issue's target: fitting 10,000 items to 25,000
+//! tokens costs at most 1.2x the second.
 //!
-//! `cargo bench -p fusion-runtime --bench budget` (PERFORMANCE.md explains the method). Not a
-//! timed test: nothing here asserts a duration.
+//! `cargo bench -p fusion-runtime --bench budget` (PERFORMANCE.md, "Fitting to a budget", explains
+//! the method). Not a timed test: nothing here asserts a duration.
 
 use std::sync::LazyLock;
 
+use divan::Bencher;
 use fusion_runtime::ToolResponse;
+use fusion_runtime::present::Format;
+use fusion_runtime::tokens::estimate;
 
 #[path = "support/billing.rs"]
 mod billing;
@@ -16,50 +20,105 @@ use billing::{derived, invoices};
 
 static ALL: LazyLock<Vec<derived::InvoiceAll>> = LazyLock::new(|| invoices(10_000, true));
 
-/// The budget of Claude Code's default `MAX_MCP_OUTPUT_TOKENS`.
-const BUDGET: usize = 25_000;
+/// The budgets: 25,000 is Claude Code's default `MAX_MCP_OUTPUT_TOKENS`.
+const BUDGETS: [usize; 3] = [2_000, 8_000, 25_000];
 
-/// How many invoices the fitted response keeps.
-static KEPT: LazyLock<usize> = LazyLock::new(|| {
-    let fitted = fitted();
-    let data: serde_json::Value = serde_json::from_str(&fitted.blocks()[0]).expect("parses");
-    data.as_array().expect("a list").len()
-});
-
-fn fitted() -> ToolResponse {
+/// The whole collection fitted to `budget` tokens.
+fn fitted(budget: usize) -> ToolResponse {
     derived::InvoiceAll::present_all(divan::black_box(&ALL))
-        .max_tokens(BUDGET)
+        .max_tokens(budget)
         .build()
         .expect("writes")
+}
+
+/// How many invoices the response fitted to `budget` keeps.
+fn kept(budget: usize) -> usize {
+    let data: serde_json::Value =
+        serde_json::from_str(&fitted(budget).blocks()[0]).expect("parses");
+    data.as_array().expect("a list").len()
 }
 
 fn main() {
-    // Before timing: the fitted data block is exactly the unbudgeted data block of the kept
-    // invoices, so the two benches write the same data.
-    let kept = *KEPT;
-    let fitted = fitted();
+    // Before timing: each fitted data block is exactly the unbudgeted data block of the kept
+    // invoices, so the two benches of a budget write the same data.
+    for budget in BUDGETS {
+        let kept = kept(budget);
+        let fitted = fitted(budget);
+        let plain = derived::InvoiceAll::present_all(&ALL[..kept])
+            .build()
+            .expect("writes");
+        assert_eq!(fitted.blocks()[0], plain.blocks()[0]);
+        let bytes: Vec<usize> = fitted.blocks().iter().map(String::len).collect();
+        let tokens: Vec<usize> = fitted.blocks().iter().map(|b| estimate(b)).collect();
+        eprintln!(
+            "fitted to {budget} tokens: {kept} of {} invoices; blocks of {bytes:?} bytes, \
+             {tokens:?} estimated tokens",
+            ALL.len(),
+        );
+    }
+    let (fitted, kept) = fitted_toon(TOON_BUDGET);
     let plain = derived::InvoiceAll::present_all(&ALL[..kept])
+        .format(Format::Toon)
         .build()
         .expect("writes");
     assert_eq!(fitted.blocks()[0], plain.blocks()[0]);
-    eprintln!(
-        "fitted to {BUDGET} tokens: {kept} of {} invoices, {} blocks",
-        ALL.len(),
-        fitted.blocks().len()
-    );
+    eprintln!("as TOON, fitted to {TOON_BUDGET} tokens: {kept} invoices");
     divan::main();
 }
 
-/// The whole collection with a budget of 25,000 tokens.
-#[divan::bench]
-fn fit_10000_to_25000_tokens() -> ToolResponse {
-    fitted()
+/// The TOON budget: a TOON collection is fitted by a search of full renders (PERFORMANCE.md).
+const TOON_BUDGET: usize = 25_000;
+
+/// The whole collection as TOON fitted to `budget` tokens, and how many invoices it keeps (from
+/// the budget summary, wire format §17.3).
+fn fitted_toon(budget: usize) -> (ToolResponse, usize) {
+    let response = derived::InvoiceAll::present_all(divan::black_box(&ALL))
+        .format(Format::Toon)
+        .max_tokens(budget)
+        .build()
+        .expect("writes");
+    let kept = response
+        .blocks()
+        .iter()
+        .find_map(|block| {
+            let (_, rest) = block.split_once("Dataset truncated. ")?;
+            rest.split(' ').next()?.parse().ok()
+        })
+        .expect("a budget summary");
+    (response, kept)
 }
 
-/// The kept invoices, without a budget: what the fit is measured against.
+/// The whole collection with a budget.
+#[divan::bench(args = BUDGETS)]
+fn fit_10000_invoices(budget: usize) -> ToolResponse {
+    fitted(budget)
+}
+
+/// The invoices the fit to a budget keeps, without a budget: what the fit is measured against.
+#[divan::bench(args = BUDGETS)]
+fn render_the_kept_invoices(bencher: Bencher<'_, '_>, budget: usize) {
+    let kept = kept(budget);
+    bencher.bench(|| {
+        derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
+            .build()
+            .expect("writes")
+    });
+}
+
+/// The whole collection as TOON with a budget of 25,000 tokens.
 #[divan::bench]
-fn render_the_kept_invoices() -> ToolResponse {
-    derived::InvoiceAll::present_all(divan::black_box(&ALL[..*KEPT]))
-        .build()
-        .expect("writes")
+fn fit_10000_invoices_as_toon() -> ToolResponse {
+    fitted_toon(TOON_BUDGET).0
+}
+
+/// The invoices the TOON fit keeps, as TOON without a budget.
+#[divan::bench]
+fn render_the_kept_invoices_as_toon(bencher: Bencher<'_, '_>) {
+    let kept = fitted_toon(TOON_BUDGET).1;
+    bencher.bench(|| {
+        derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
+            .format(Format::Toon)
+            .build()
+            .expect("writes")
+    });
 }

@@ -40,6 +40,14 @@
 //!
 //! so a sum of per-item estimates is a safe (upper) estimate of the joined items.
 
+#[cfg(feature = "exact-tokens")]
+mod exact;
+#[cfg(test)]
+mod tests;
+
+#[cfg(feature = "exact-tokens")]
+pub use exact::{ExactCounter, ExactCounterError};
+
 /// Something that counts the tokens of a text: the [`Estimator`] (fast, approximate) or
 /// `ExactCounter` (feature `exact-tokens`, the `o200k_base` tokenizer itself).
 pub trait TokenCounter {
@@ -92,18 +100,157 @@ impl TokenTally {
     }
 
     /// Adds `text` after the text pushed so far.
+    ///
+    /// Most characters only lengthen the open piece (the letters of a word, an indentation),
+    /// so those runs are counted in tight loops over ASCII kinds ([`TokenTally::extend`]); only
+    /// the character that ends a run goes through [`TokenTally::step`], which decides the cut.
+    /// The result is the same as stepping through every character (a test checks it).
     pub fn push(&mut self, text: &str) {
         let bytes = text.as_bytes();
+        // Worked on in a local, which the compiler can keep in registers.
+        let mut tally = *self;
         let mut at = 0;
-        while let Some(&lead) = bytes.get(at) {
-            let (class, width) = if lead < 0x80 {
-                (ASCII[usize::from(lead)], 1)
-            } else {
-                classify_multibyte(lead, bytes.get(at + 1).copied().unwrap_or(0))
+        loop {
+            at = tally.extend(bytes, at);
+            let Some(&lead) = bytes.get(at) else {
+                break;
             };
-            self.step(class);
-            at += width;
+            if lead < 0x80 {
+                tally.cut_before(KIND[usize::from(lead)]);
+                at += 1;
+            } else {
+                let (class, width) =
+                    classify_multibyte(lead, bytes.get(at + 1).copied().unwrap_or(0));
+                tally.step(class);
+                at += width;
+            }
         }
+        *self = tally;
+    }
+
+    /// [`TokenTally::step`] for an ASCII character of `kind` that does not lengthen the open
+    /// piece (what [`TokenTally::extend`] stops at): the open piece closes and the character
+    /// starts the next one. The same cut as `step`, without its general matching.
+    #[inline]
+    fn cut_before(&mut self, kind: u8) {
+        let unspaced = match self.open {
+            Open::Nothing => true,
+            Open::Word(word) => {
+                self.pay(Piece::Word(word));
+                false
+            }
+            Open::Digits(count) => {
+                self.pay(Piece::Digits(count));
+                false
+            }
+            Open::Punct(punct) => {
+                self.pay(Piece::Punct(punct));
+                true
+            }
+            Open::Spaces(count) => {
+                self.open = self.after_spaces(count, kind);
+                return;
+            }
+            Open::Newlines { piece, spaces } => {
+                self.pay(Piece::Newlines(piece));
+                if spaces > 0 {
+                    self.open = self.after_spaces(spaces, kind);
+                    return;
+                }
+                true
+            }
+        };
+        self.open = Open::starting(ASCII_CLASS[usize::from(kind)], unspaced);
+    }
+
+    /// The piece an ASCII character of `kind` (not a space) opens after `count` spaces, the
+    /// spaces before it paid (the arms of [`TokenTally::step`] for spaces).
+    #[inline]
+    fn after_spaces(&mut self, count: u64, kind: u8) -> Open {
+        match kind {
+            KIND_LOWER | KIND_UPPER => {
+                self.pay(Piece::Spaces(count - 1));
+                Open::Word(Word::starting(letter_of(kind), false))
+            }
+            KIND_MARK => {
+                self.pay(Piece::Spaces(count - 1));
+                Open::Punct(Punct::starting(Mark::Ascii))
+            }
+            KIND_NEWLINE => Open::Newlines {
+                piece: count + 1,
+                spaces: 0,
+            },
+            _ => {
+                self.pay(Piece::Spaces(count));
+                Open::Digits(1)
+            }
+        }
+    }
+
+    /// Lengthens the open piece by the ASCII characters from `at` on that `step` would only add
+    /// to it, and returns where the first other character starts.
+    #[inline]
+    fn extend(&mut self, bytes: &[u8], mut at: usize) -> usize {
+        let run = |at: usize, kind: u8| {
+            bytes[at..]
+                .iter()
+                .position(|&b| KIND[usize::from(b)] != kind)
+                .map_or(bytes.len(), |len| at + len)
+        };
+        let count = |from: usize, to: usize| (to - from) as u64;
+        match &mut self.open {
+            Open::Nothing => {}
+            Open::Word(word) => loop {
+                // Upper-case letters continue a word until a lower-case one (`ID`, `Hooli`);
+                // lower-case ones continue it always.
+                if !word.last_lower {
+                    let end = run(at, KIND_UPPER);
+                    word.ascii += count(at, end);
+                    at = end;
+                }
+                let end = run(at, KIND_LOWER);
+                if end == at {
+                    break;
+                }
+                word.ascii += count(at, end);
+                word.last_lower = true;
+                at = end;
+            },
+            Open::Digits(digits) => {
+                let end = run(at, KIND_DIGIT);
+                *digits += count(at, end);
+                at = end;
+            }
+            Open::Punct(punct) => {
+                if punct.newlines == 0 {
+                    let end = run(at, KIND_MARK);
+                    punct.ascii += count(at, end);
+                    at = end;
+                }
+                let end = run(at, KIND_NEWLINE);
+                punct.newlines += count(at, end);
+                at = end;
+            }
+            Open::Spaces(spaces) => {
+                let end = run(at, KIND_SPACE);
+                *spaces += count(at, end);
+                at = end;
+            }
+            Open::Newlines { piece, spaces } => loop {
+                let end = run(at, KIND_SPACE);
+                *spaces += count(at, end);
+                at = end;
+                let end = run(at, KIND_NEWLINE);
+                if end == at {
+                    break;
+                }
+                // A newline takes the spaces before it into the piece.
+                *piece += *spaces + count(at, end);
+                *spaces = 0;
+                at = end;
+            },
+        }
+        at
     }
 
     /// The estimated tokens of all the text pushed so far.
@@ -114,6 +261,7 @@ impl TokenTally {
     }
 
     /// Closes the open piece (end of text).
+    #[inline]
     fn close(&mut self) {
         match self.open {
             Open::Nothing => {}
@@ -129,6 +277,7 @@ impl TokenTally {
         self.open = Open::Nothing;
     }
 
+    #[inline]
     fn pay(&mut self, piece: Piece) {
         self.units = self.units.saturating_add(price(piece));
     }
@@ -268,6 +417,7 @@ enum Open {
 impl Open {
     /// The piece a character starts after a closed piece (`unspaced`: a mark, a newline or
     /// nothing before it).
+    #[inline]
     fn starting(class: Class, unspaced: bool) -> Open {
         match class {
             Class::Letter(letter) => Open::Word(Word::starting(letter, unspaced)),
@@ -296,6 +446,7 @@ struct Word {
 }
 
 impl Word {
+    #[inline]
     fn starting(letter: Letter, unspaced: bool) -> Word {
         let mut word = Word {
             ascii: 0,
@@ -308,6 +459,7 @@ impl Word {
         word
     }
 
+    #[inline]
     fn add(&mut self, letter: Letter) {
         match letter {
             Letter::Lower | Letter::Upper => self.ascii += 1,
@@ -329,6 +481,7 @@ struct Punct {
 }
 
 impl Punct {
+    #[inline]
     fn starting(mark: Mark) -> Punct {
         let mut punct = Punct {
             ascii: 0,
@@ -340,6 +493,7 @@ impl Punct {
         punct
     }
 
+    #[inline]
     fn add(&mut self, mark: Mark) {
         match mark {
             Mark::Ascii => self.ascii += 1,
@@ -402,6 +556,7 @@ const PRICES: Prices = Prices {
 /// The price of a piece in `1/UNIT` tokens. Each price is at most one token more than the prices
 /// of the two pieces a cut anywhere inside it would make, and never more than their sum (the
 /// bound of "Adding parts").
+#[inline]
 fn price(piece: Piece) -> u64 {
     match piece {
         Piece::Word(word) => {
@@ -447,6 +602,64 @@ static ASCII: [Class; 128] = {
     table
 };
 
+/// The ASCII kinds [`TokenTally::extend`] runs over (a byte of 0x80 and above is none of them).
+const KIND_LOWER: u8 = 0;
+const KIND_UPPER: u8 = 1;
+const KIND_DIGIT: u8 = 2;
+const KIND_MARK: u8 = 3;
+const KIND_SPACE: u8 = 4;
+const KIND_NEWLINE: u8 = 5;
+const KIND_NOT_ASCII: u8 = 6;
+
+/// The kind of every byte, as [`ASCII`] classes them.
+static KIND: [u8; 256] = {
+    let mut table = [KIND_NOT_ASCII; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        table[byte] = match ASCII[byte] {
+            Class::Letter(Letter::Lower) => KIND_LOWER,
+            Class::Letter(Letter::Upper) => KIND_UPPER,
+            Class::Digit => KIND_DIGIT,
+            Class::Space => KIND_SPACE,
+            Class::Newline => KIND_NEWLINE,
+            _ => KIND_MARK,
+        };
+        byte += 1;
+    }
+    table
+};
+
+/// The class of each ASCII kind.
+const ASCII_CLASS: [Class; 7] = [
+    Class::Letter(Letter::Lower),
+    Class::Letter(Letter::Upper),
+    Class::Digit,
+    Class::Punct(Mark::Ascii),
+    Class::Space,
+    Class::Newline,
+    // Not ASCII: never looked up.
+    Class::Punct(Mark::Symbol),
+];
+
+/// The letter of an ASCII letter kind.
+fn letter_of(kind: u8) -> Letter {
+    if kind == KIND_LOWER {
+        Letter::Lower
+    } else {
+        Letter::Upper
+    }
+}
+
+/// The class and byte width of the character that starts with `lead`, followed by `second`.
+#[cfg(test)]
+fn classify(lead: u8, second: u8) -> (Class, usize) {
+    if lead < 0x80 {
+        (ASCII[usize::from(lead)], 1)
+    } else {
+        classify_multibyte(lead, second)
+    }
+}
+
 /// The class and byte width of the character that starts with `lead` (not ASCII) followed by
 /// `second`, by code-point range.
 fn classify_multibyte(lead: u8, second: u8) -> (Class, usize) {
@@ -467,55 +680,3 @@ fn classify_multibyte(lead: u8, second: u8) -> (Class, usize) {
         _ => (Class::Punct(Mark::Emoji), 4),
     }
 }
-
-/// The exact `o200k_base` count (the GPT-4o tokenizer, via `tiktoken-rs`): for tests and
-/// reports, not for the hot path (it loads a 200,000-entry vocabulary and allocates per call).
-#[cfg(feature = "exact-tokens")]
-pub struct ExactCounter {
-    bpe: tiktoken_rs::CoreBPE,
-}
-
-#[cfg(feature = "exact-tokens")]
-impl ExactCounter {
-    /// Loads the `o200k_base` vocabulary (embedded in `tiktoken-rs`; tens of milliseconds).
-    pub fn o200k() -> Result<Self, ExactCounterError> {
-        tiktoken_rs::o200k_base()
-            .map(|bpe| ExactCounter { bpe })
-            .map_err(|error| ExactCounterError(error.to_string()))
-    }
-}
-
-#[cfg(feature = "exact-tokens")]
-impl TokenCounter for ExactCounter {
-    /// Counts `text` as ordinary text: `<|endoftext|>` in a tool's answer is five tokens of
-    /// text, not a special token, as a host that sends it to a model treats it.
-    fn count(&self, text: &str) -> usize {
-        self.bpe.encode_ordinary(text).len()
-    }
-}
-
-#[cfg(feature = "exact-tokens")]
-impl std::fmt::Debug for ExactCounter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ExactCounter(o200k_base)")
-    }
-}
-
-/// The `o200k_base` vocabulary did not load (`tiktoken-rs` could not parse its embedded data).
-#[cfg(feature = "exact-tokens")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExactCounterError(String);
-
-#[cfg(feature = "exact-tokens")]
-impl std::fmt::Display for ExactCounterError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the o200k_base vocabulary did not load ({}); check the tiktoken-rs version",
-            self.0
-        )
-    }
-}
-
-#[cfg(feature = "exact-tokens")]
-impl std::error::Error for ExactCounterError {}

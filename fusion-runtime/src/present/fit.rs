@@ -2,15 +2,20 @@
 //! longest prefix of items whose whole response fits, a single value cuts its embedded
 //! collections, and nothing is ever cut inside an item, so the data block always parses.
 //!
-//! A JSON collection is written once, item by item, each item's tokens tallied as it is
-//! appended ([`JsonPrefix`]): the data block of any prefix is a slice of that text, and its
-//! estimate a saved [`TokenTally`]. Writing stops as soon as the items alone exceed the budget,
-//! so a 10,000-item collection fitted to 25,000 tokens writes only the items it can keep (plus
-//! one). The other blocks depend on the kept items (collection rules, the summary), so they are
-//! computed for a candidate prefix and the prefix corrected, usually once or twice. TOON data
-//! and single values are fitted by a doubling search over the cut, each step a full render of
-//! that candidate: TOON's table header holds the row count, and a single value's embedded
-//! collections are only reachable through its serializer.
+//! A JSON collection is written once, item by item, straight into one buffer as the collection
+//! writer would (one level deep), each item's tokens tallied as it is appended ([`JsonPrefix`]):
+//! the data block of any prefix is a slice of that text, and its estimate a saved
+//! [`TokenTally`]. Writing stops as soon as the items alone exceed the budget, so a 10,000-item
+//! collection fitted to 25,000 tokens writes only the items it can keep (plus one). The other
+//! blocks depend on the kept items (collection rules, the summary), so they are computed for a
+//! candidate prefix and the prefix corrected, usually once or twice; a candidate's blocks are
+//! computed without its data text, which the chosen prefix takes over without a copy. What
+//! remains is one estimate of every kept byte (PERFORMANCE.md, "Fitting to a budget"). TOON data
+//! and single values are fitted by a search over the cut, each step a full render of that
+//! candidate, aimed where the line through the last two renders meets the budget (usually two
+//! renders near the answer): TOON's table header holds the row count and a table is written
+//! only if every row fits it, and a single value's embedded collections are only reachable
+//! through its serializer.
 
 use super::engine::{Cut, Items, Presentation, Presenter, Selected, Shape, thousands, tightest};
 use crate::encode::tokens::{TokenTally, estimate};
@@ -157,8 +162,9 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
             break;
         }
         let data_tokens = data.tokens(kept);
+        // The other blocks only: the data block is put in once the prefix is chosen.
         let (builder, _) = shape.with_parts(
-            ResponseBuilder::json_text(data.text(kept)),
+            ResponseBuilder::json_text(String::new()),
             Items::Many(all),
             Cut {
                 cap: Some(kept),
@@ -174,9 +180,9 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
         }
         kept = data.longest(upper, room(budget), others);
     }
-    if let Some((_, builder)) = best {
+    if let Some((kept, others)) = best {
         return Ok(Fitted {
-            builder,
+            builder: with_data(others, data.into_text(kept)),
             too_large: None,
         });
     }
@@ -188,14 +194,33 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     Ok(too_large(builder, budget, false))
 }
 
+/// The response of `others` (every block but the data block) with `data` as its data block.
+fn with_data(mut others: ResponseBuilder, data: String) -> ResponseBuilder {
+    let mut builder = ResponseBuilder::json_text(data);
+    let (ui, embeds, rules, suggestions) = builder.parts_mut();
+    let (other_ui, other_embeds, other_rules, other_suggestions) = others.parts_mut();
+    std::mem::swap(ui, other_ui);
+    std::mem::swap(embeds, other_embeds);
+    std::mem::swap(rules, other_rules);
+    std::mem::swap(suggestions, other_suggestions);
+    builder
+}
+
 /// A TOON collection (`single` false) or a single value (`single` true): the largest cut whose
-/// response fits, by doubling and then halving the cut.
+/// response fits, by a search over the cut, each step a full render.
+///
+/// A response's tokens grow about linearly with the cut (each kept item adds its own), so each
+/// next cut is aimed where the line through the last two renders meets the budget: a couple of
+/// renders near the answer, instead of a doubling and halving search of about 2 log k. The
+/// search keeps a cut known to fit and one known not to, and every step lands strictly between
+/// them (at the middle when aiming made no halving progress the step before), so it ends.
 fn searched<T: Presenter<Ctx>, Ctx: ?Sized>(
     shape: &Shape<'_, Ctx>,
     items: Items<'_, T>,
     budget: usize,
     single: bool,
 ) -> Result<Fitted, EncodeError> {
+    let room = room(budget);
     let attempt = |cap: usize| {
         let cut = Cut {
             cap: Some(cap),
@@ -209,63 +234,84 @@ fn searched<T: Presenter<Ctx>, Ctx: ?Sized>(
         shape
             .render(items, cut, embed_cut)
             .map(|(builder, by_budget)| {
-                let fits = tokens_of(&builder) <= room(budget);
-                (builder, by_budget, fits)
+                let tokens = tokens_of(&builder);
+                (builder, by_budget, tokens)
             })
+    };
+    let whole = |builder| {
+        Ok(Fitted {
+            builder,
+            too_large: None,
+        })
     };
     if single {
         // Most single values fit whole: one render.
         let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
-        if tokens_of(&builder) <= room(budget) {
-            return Ok(Fitted {
-                builder,
-                too_large: None,
-            });
+        if tokens_of(&builder) <= room {
+            return whole(builder);
         }
     }
     let smallest = usize::from(!single);
-    let (builder, by_budget, fits) = attempt(smallest)?;
-    if !fits {
+    let (builder, by_budget, tokens) = attempt(smallest)?;
+    if tokens > room {
         return Ok(too_large(builder, budget, single));
     }
-    let mut good = (smallest, builder);
     if !by_budget {
         // Nothing was cut: the whole response is this one.
-        return Ok(Fitted {
-            builder: good.1,
-            too_large: None,
-        });
+        return whole(builder);
     }
-    let mut bad = None;
-    let mut cap = smallest.max(1);
-    while bad.is_none() {
-        cap = cap.saturating_mul(2).max(1);
-        let (builder, by_budget, fits) = attempt(cap)?;
-        if !fits {
-            bad = Some(cap);
+    // The largest cut known to fit, with its response and tokens; the smallest known not to.
+    let mut good = (smallest, builder, tokens);
+    let mut bad: Option<(usize, usize)> = None;
+    // The render before the last one that fitted, for the line when no cut is known not to fit.
+    let mut earlier: Option<(usize, usize)> = None;
+    let mut halving = true;
+    loop {
+        let upper = bad.map_or(usize::MAX, |(cap, _)| cap);
+        if upper - good.0 <= 1 {
+            return whole(good.1);
+        }
+        let other = bad.or(earlier);
+        let aimed = other.and_then(|(cap, tokens)| aim((good.0, good.2), (cap, tokens), room));
+        let cap = match aimed {
+            // Past every render so far, at most 64 times the cut known to fit (or 256): a line
+            // through two small cuts can be flat, and a render past the answer costs all it keeps.
+            Some(aimed) if bad.is_none() => aimed.min(good.0.saturating_mul(64).max(256)),
+            Some(aimed) if halving => aimed,
+            // Aiming made no halving progress: the middle, so the search ends.
+            _ if bad.is_some() => good.0 + (upper - good.0) / 2,
+            _ => good.0.saturating_mul(2).max(1),
+        }
+        .clamp(good.0 + 1, upper - 1);
+        let (builder, by_budget, tokens) = attempt(cap)?;
+        let width = upper - good.0;
+        if tokens > room {
+            bad = Some((cap, tokens));
+            halving = (cap - good.0).saturating_mul(2) <= width;
         } else if !by_budget {
-            return Ok(Fitted {
-                builder,
-                too_large: None,
-            });
+            return whole(builder);
         } else {
-            good = (cap, builder);
+            halving = (upper - cap).saturating_mul(2) <= width;
+            earlier = Some((good.0, good.2));
+            good = (cap, builder, tokens);
         }
     }
-    let mut bad = bad.unwrap_or(cap);
-    while bad - good.0 > 1 {
-        let middle = good.0 + (bad - good.0) / 2;
-        let (builder, _, fits) = attempt(middle)?;
-        if fits {
-            good = (middle, builder);
-        } else {
-            bad = middle;
-        }
-    }
-    Ok(Fitted {
-        builder: good.1,
-        too_large: None,
-    })
+}
+
+/// Where the line through two renders (cut, tokens) reaches `room` tokens, rounded down; `None`
+/// when the line does not rise (tokens that do not grow with the cut say nothing).
+fn aim(a: (usize, usize), b: (usize, usize), room: usize) -> Option<usize> {
+    let ((low_cap, low_tokens), (high_cap, high_tokens)) = if a.0 < b.0 { (a, b) } else { (b, a) };
+    let rise = high_tokens
+        .checked_sub(low_tokens)
+        .filter(|&rise| rise > 0)?;
+    let run = high_cap - low_cap;
+    // cap = low_cap + (room − low_tokens) × run / rise, in u128 so that nothing overflows.
+    let above = u128::try_from(room.checked_sub(low_tokens)?).ok()?;
+    let steps = above * u128::try_from(run).ok()? / u128::try_from(rise).ok()?;
+    usize::try_from(steps)
+        .ok()
+        .map(|steps| low_cap.saturating_add(steps))
 }
 
 /// The answer when not even the smallest response fits: `RESPONSE_TOO_LARGE` (wire format §17.5),
@@ -320,28 +366,22 @@ impl JsonPrefix {
         self.ends.len()
     }
 
-    /// Appends `item` as the collection's next element (wire format §3: two-space indentation;
-    /// a JSON text has no line feed inside a string, so indenting every line is exact).
+    /// Appends `item` as the collection's next element (wire format §3: two-space indentation),
+    /// written in place one level deep, as the collection writer writes its elements.
     fn push<T: Model, Ctx: ?Sized>(
         &mut self,
         item: &T,
         shape: &Shape<'_, Ctx>,
     ) -> Result<(), EncodeError> {
-        let item_text = match shape.mask {
-            None => json::to_string(item)?,
-            Some(mask) => json::to_string(&Selected { item, mask })?,
-        };
         let start = self.text.len();
         self.text.push_str(if self.ends.is_empty() {
             "\n  "
         } else {
             ",\n  "
         });
-        for (index, line) in item_text.split('\n').enumerate() {
-            if index > 0 {
-                self.text.push_str("\n  ");
-            }
-            self.text.push_str(line);
+        match shape.mask {
+            None => json::append_element(&mut self.text, item)?,
+            Some(mask) => json::append_element(&mut self.text, &Selected { item, mask })?,
         }
         self.tally.push(&self.text[start..]);
         self.ends.push((self.text.len(), self.tally));
@@ -349,12 +389,26 @@ impl JsonPrefix {
     }
 
     /// The data block of the first `kept` items.
+    #[cfg(test)]
     fn text(&self, kept: usize) -> String {
         match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
             None => "[]".to_owned(),
             Some(&(end, _)) => {
                 let mut text = String::with_capacity(end + 2);
                 text.push_str(&self.text[..end]);
+                text.push_str("\n]");
+                text
+            }
+        }
+    }
+
+    /// [`JsonPrefix::text`]`(kept)`, in the buffer the items were written to (no copy).
+    fn into_text(self, kept: usize) -> String {
+        match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
+            None => "[]".to_owned(),
+            Some(&(end, _)) => {
+                let mut text = self.text;
+                text.truncate(end);
                 text.push_str("\n]");
                 text
             }
@@ -443,6 +497,8 @@ mod tests {
         assert_eq!(data.longest(3, data.tokens(2) + 5, 5), 2);
         assert_eq!(data.longest(1, usize::MAX, 0), 1);
         assert_eq!(data.longest(3, 0, 0), 0);
+        let last = data.text(2);
+        assert_eq!(data.into_text(2), last);
     }
 
     #[test]

@@ -333,6 +333,14 @@ proptest! {
         for (index, row) in decoded.as_array().into_iter().flatten().enumerate() {
             prop_assert_eq!(row["id"].as_u64(), Some(index as u64 + 1));
         }
+        if kept < count {
+            // The longest prefix, whatever path the search took: one more item does not fit.
+            let more = Row::present_all(&all[..=kept])
+                .format(fusion_runtime::present::Format::Toon)
+                .build()
+                .unwrap();
+            prop_assert!(tokens(&more) + summary_tokens(kept + 1, count, budget) > budget - budget / 20);
+        }
     }
 }
 

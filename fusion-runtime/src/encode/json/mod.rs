@@ -144,6 +144,19 @@ fn append<T: Serialize + ?Sized>(
         .map_err(EncodeError::from_serde)
 }
 
+/// Appends `value` to `out` as an element of a top-level collection is written (indented one
+/// level): what fitting a collection to a budget writes item by item (wire format §17.3).
+///
+/// On error `out` may hold a partial text; discard it.
+pub(crate) fn append_element<T: Serialize + ?Sized>(
+    out: &mut String,
+    value: &T,
+) -> Result<(), EncodeError> {
+    value
+        .serialize(&mut Writer { out, depth: 1 })
+        .map_err(EncodeError::from_serde)
+}
+
 /// The error of the serializer: `serde_json`'s, so [`EncodeError`] keeps its one shape.
 type Error = serde_json::Error;
 
