@@ -4,8 +4,10 @@
 //! Its public face, with the examples and why the toolkit has its own encoder, is
 //! [`fusion_runtime::toon`](crate::toon).
 
+pub(crate) mod cell;
 pub(crate) mod encode;
 pub(crate) mod quote;
+pub(crate) mod stream;
 pub(crate) mod table;
 pub(crate) mod value;
 
@@ -121,6 +123,11 @@ pub fn encode<T: Serialize + ?Sized>(
 ) -> Result<String, ToonError> {
     if options.indent == 0 {
         return Err(ToonError::ZeroIndent);
+    }
+    // A root list of flat rows is written without a tree; anything else (or a row that does
+    // not fit the first one's shape) takes the tree path, which gives the same bytes.
+    if let Some(text) = stream::table(value, options) {
+        return Ok(text);
     }
     let tree = value::to_tree(value)?;
     Ok(encode::encode_tree(&tree, options))
