@@ -198,4 +198,3 @@ impl ser::Serializer for CellSerializer<'_> {
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
 }
-

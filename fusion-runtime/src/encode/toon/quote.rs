@@ -61,9 +61,9 @@ fn has_notable(text: &str, delimiter: u8) -> bool {
     let mut words = text.as_bytes().chunks_exact(8);
     let mut offset = 0;
     for word in &mut words {
-        let candidates = word
-            .try_into()
-            .map_or(true, |word| may_be_notable(u64::from_le_bytes(word), delimiter));
+        let candidates = word.try_into().map_or(true, |word| {
+            may_be_notable(u64::from_le_bytes(word), delimiter)
+        });
         if candidates && has_notable_byte(text, offset, word, delimiter) {
             return true;
         }
@@ -354,7 +354,9 @@ mod tests {
     #[test]
     fn the_word_scan_agrees_with_the_byte_scan() {
         let mut specials: Vec<String> = (0..=0x7f_u8).map(|b| char::from(b).to_string()).collect();
-        specials.extend(["é", "日", "🚀", "\u{7f}", "\u{a0}", "<tool_error>", "</x"].map(str::to_owned));
+        specials.extend(
+            ["é", "日", "🚀", "\u{7f}", "\u{a0}", "<tool_error>", "</x"].map(str::to_owned),
+        );
         for special in &specials {
             for at in 0..=17 {
                 let text = format!("{}{special}{}", "a".repeat(at), "b".repeat(17 - at));

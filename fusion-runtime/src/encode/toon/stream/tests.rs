@@ -146,7 +146,16 @@ fn apply(row: &mut Vec<(String, Cell)>, change: &Change) {
 /// A schema of distinct names, some needing quotes as keys.
 fn names() -> impl Strategy<Value = Vec<String>> {
     prop::sample::subsequence(
-        vec!["id", "name", "full name", "a.b", "9x", "", "amount_cents", "é"],
+        vec![
+            "id",
+            "name",
+            "full name",
+            "a.b",
+            "9x",
+            "",
+            "amount_cents",
+            "é",
+        ],
         1..=6,
     )
     .prop_shuffle()
