@@ -47,6 +47,9 @@ impl Serialize for Cell {
     }
 }
 
+/// A row's members in the order it serializes them.
+type Row = Vec<(String, Cell)>;
+
 /// A row as a map with its members in the given order.
 #[derive(Debug, Clone)]
 struct Members<'a>(&'a [(String, Cell)]);
@@ -63,7 +66,7 @@ impl Serialize for Members<'_> {
 
 /// Rows serialized as a sequence, with a length hint that may lie (`None` gives no hint).
 struct Rows<'a> {
-    rows: &'a [Vec<(String, Cell)>],
+    rows: &'a [Row],
     hint: Option<usize>,
 }
 
@@ -129,7 +132,7 @@ fn change() -> impl Strategy<Value = Change> {
     ]
 }
 
-fn apply(row: &mut Vec<(String, Cell)>, change: &Change) {
+fn apply(row: &mut Row, change: &Change) {
     let len = row.len();
     match *change {
         Change::Reorder(a, b) => row.swap(a % len, b % len),
@@ -163,7 +166,7 @@ fn names() -> impl Strategy<Value = Vec<String>> {
 }
 
 /// Rows of one shape; with `Some((at, change))` the row at `at` (modulo the count) changed.
-fn row_set() -> impl Strategy<Value = (Vec<Vec<(String, Cell)>>, Option<(usize, Change)>)> {
+fn row_set() -> impl Strategy<Value = (Vec<Row>, Option<(usize, Change)>)> {
     (names(), 1..12_usize).prop_flat_map(|(names, count)| {
         let row = names
             .into_iter()
