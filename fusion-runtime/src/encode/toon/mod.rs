@@ -1,6 +1,11 @@
 //! The TOON encoder (wire format §9): a spec-conformant encoder for any `Serialize` value
 //! ([`encode`]), and the compile-time path for collections of models ([`encode_table`]).
 //!
+//! [`encode`] has two paths with the same bytes: a root list of flat rows is streamed
+//! (`stream`: the first row's tree for the schema, every row written straight from serde),
+//! anything else builds a value tree (`value`) and walks it (`encode`). The compile-time path
+//! (`table`) and the streamed tables write their cells alike (`cell`).
+//!
 //! Its public face, with the examples and why the toolkit has its own encoder, is
 //! [`fusion_runtime::toon`](crate::toon).
 
@@ -106,6 +111,10 @@ impl ToonOptions {
 /// spaces; an empty object gives an empty string.
 ///
 /// Member order is the value's own (a struct's declaration order, a map's iteration order).
+///
+/// A list of flat objects whose members come in one order (the rows of one struct type) is
+/// written row by row without first building a copy of the whole value; any other value is
+/// encoded from a value tree, with the same bytes either way.
 ///
 /// ```
 /// use fusion_runtime::toon::{encode, ToonOptions};
