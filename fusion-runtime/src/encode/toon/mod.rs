@@ -1,7 +1,7 @@
 //! The TOON encoder (wire format §9): a spec-conformant encoder for any `Serialize` value
-//! ([`encode`]), and the compile-time path for collections of models ([`encode_table`]).
+//! ([`encode()`]), and the compile-time path for collections of models ([`encode_table`]).
 //!
-//! [`encode`] has two paths with the same bytes: a root list of flat rows is streamed
+//! [`encode()`] has two paths with the same bytes: a root list of flat rows is streamed
 //! (`stream`: the first row's tree for the schema, every row written straight from serde),
 //! anything else builds a value tree (`value`) and walks it (`encode`). The compile-time path
 //! (`table`) and the streamed tables write their cells alike (`cell`).

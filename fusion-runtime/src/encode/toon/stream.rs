@@ -6,7 +6,7 @@
 //! [`RowSerializer`], which checks it against the schema as it goes: an object (struct or map)
 //! with exactly the schema's names, in its order, each value a primitive. The first element
 //! that does not fit (another order, a nested value, a missing or extra member, a `Serialize`
-//! impl that fails) ends the stream: what was written is discarded and [`super::encode`] takes
+//! impl that fails) ends the stream: what was written is discarded and [`super::encode()`] takes
 //! the tree path, which picks the form the TOON specification requires and reports any real
 //! error. So the streamed text is always byte-identical to the tree path's.
 //!
