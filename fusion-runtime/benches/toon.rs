@@ -61,6 +61,18 @@ fn main() {
         table, ours,
         "the compile-time path disagrees with the generic encoder"
     );
+    let misfit = |with_len| {
+        let rows = LastRowShort {
+            rows: &ROWS,
+            with_len,
+        };
+        toon::encode(&rows, &ToonOptions::pipe()).expect("rows encode")
+    };
+    assert_eq!(
+        misfit(true),
+        misfit(false),
+        "the streamed tables' fallback disagrees with the tree path"
+    );
     eprintln!(
         "10,000 rows: TOON (pipe) {} bytes, identical in both encoders; pretty JSON {} bytes",
         ours.len(),
@@ -89,6 +101,65 @@ fn generic_encoder(bencher: Bencher<'_, '_>) {
     let rows = &*ROWS;
     let options = ToonOptions::pipe();
     bencher.bench(|| toon::encode(black_box(rows), &options).expect("rows encode"));
+}
+
+/// The rows, the last one without its `issued_at`: the generic encoder streams all but the
+/// last row, then throws that away and encodes the tree (the worst case of the streamed tables).
+/// Without the length hint (`with_len` false) the stream refuses at once: the tree path alone.
+struct LastRowShort<'a> {
+    rows: &'a [InvoiceRow],
+    with_len: bool,
+}
+
+impl serde::Serialize for LastRowShort<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeSeq, SerializeStruct};
+        /// One row written without its last member.
+        struct Short<'a>(&'a InvoiceRow);
+        impl serde::Serialize for Short<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let row = self.0;
+                let mut fields = serializer.serialize_struct("InvoiceRow", 5)?;
+                fields.serialize_field("id", &row.id)?;
+                fields.serialize_field("customer", &row.customer)?;
+                fields.serialize_field("amount_cents", &row.amount_cents)?;
+                fields.serialize_field("currency", &row.currency)?;
+                fields.serialize_field("status", &row.status)?;
+                fields.end()
+            }
+        }
+        let mut seq = serializer.serialize_seq(self.with_len.then_some(self.rows.len()))?;
+        if let Some((last, rows)) = self.rows.split_last() {
+            for row in rows {
+                seq.serialize_element(row)?;
+            }
+            seq.serialize_element(&Short(last))?;
+        }
+        seq.end()
+    }
+}
+
+/// `fusion_runtime::toon::encode` of rows whose last one does not fit the table: the stream's
+/// work is discarded and the tree path encodes the rows (as a list of objects).
+#[divan::bench]
+fn generic_encoder_last_row_misfits(bencher: Bencher<'_, '_>) {
+    let rows = LastRowShort {
+        rows: &ROWS,
+        with_len: true,
+    };
+    let options = ToonOptions::pipe();
+    bencher.bench(|| toon::encode(black_box(&rows), &options).expect("rows encode"));
+}
+
+/// The same rows by the tree path alone (no length hint, so no stream): what the misfit costs.
+#[divan::bench]
+fn generic_encoder_last_row_misfits_tree_only(bencher: Bencher<'_, '_>) {
+    let rows = LastRowShort {
+        rows: &ROWS,
+        with_len: false,
+    };
+    let options = ToonOptions::pipe();
+    bencher.bench(|| toon::encode(black_box(&rows), &options).expect("rows encode"));
 }
 
 /// `toon_format::encode` (0.7) with the pipe delimiter.

@@ -1,11 +1,18 @@
 //! The TOON encoder (wire format §9): a spec-conformant encoder for any `Serialize` value
-//! ([`encode`]), and the compile-time path for collections of models ([`encode_table`]).
+//! ([`encode()`]), and the compile-time path for collections of models ([`encode_table`]).
+//!
+//! [`encode()`] has two paths with the same bytes: a root list of flat rows is streamed
+//! (`stream`: the first row's tree for the schema, every row written straight from serde),
+//! anything else builds a value tree (`value`) and walks it (`encode`). The compile-time path
+//! (`table`) and the streamed tables write their cells alike (`cell`).
 //!
 //! Its public face, with the examples and why the toolkit has its own encoder, is
 //! [`fusion_runtime::toon`](crate::toon).
 
+pub(crate) mod cell;
 pub(crate) mod encode;
 pub(crate) mod quote;
+pub(crate) mod stream;
 pub(crate) mod table;
 pub(crate) mod value;
 
@@ -105,6 +112,10 @@ impl ToonOptions {
 ///
 /// Member order is the value's own (a struct's declaration order, a map's iteration order).
 ///
+/// A list of flat objects whose members come in one order (the rows of one struct type) is
+/// written row by row without first building a copy of the whole value; any other value is
+/// encoded from a value tree, with the same bytes either way.
+///
 /// ```
 /// use fusion_runtime::toon::{encode, ToonOptions};
 ///
@@ -121,6 +132,11 @@ pub fn encode<T: Serialize + ?Sized>(
 ) -> Result<String, ToonError> {
     if options.indent == 0 {
         return Err(ToonError::ZeroIndent);
+    }
+    // A root list of flat rows is written without a tree; anything else (or a row that does
+    // not fit the first one's shape) takes the tree path, which gives the same bytes.
+    if let Some(text) = stream::table(value, options) {
+        return Ok(text);
     }
     let tree = value::to_tree(value)?;
     Ok(encode::encode_tree(&tree, options))

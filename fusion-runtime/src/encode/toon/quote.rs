@@ -51,10 +51,59 @@ pub(crate) fn needs_quotes(text: &str, delimiter: u8) -> bool {
     if matches!(text, "true" | "false" | "null") || looks_numeric(bytes) {
         return true; // Q3, Q4
     }
-    bytes.iter().enumerate().any(|(at, &b)| {
+    has_notable(text, delimiter)
+}
+
+/// Whether a byte of `text` forces quotes wherever it is (Q5–Q7, Q9), eight bytes at a time:
+/// a word with no candidate byte, the common case in ordinary text, costs a few arithmetic
+/// operations instead of eight table lookups; a word with one is checked byte by byte.
+fn has_notable(text: &str, delimiter: u8) -> bool {
+    let mut words = text.as_bytes().chunks_exact(8);
+    let mut offset = 0;
+    for word in &mut words {
+        let candidates = word.try_into().map_or(true, |word| {
+            may_be_notable(u64::from_le_bytes(word), delimiter)
+        });
+        if candidates && has_notable_byte(text, offset, word, delimiter) {
+            return true;
+        }
+        offset += 8;
+    }
+    has_notable_byte(text, offset, words.remainder(), delimiter)
+}
+
+/// The byte-by-byte check of `bytes`, which sit at `offset` in `text`.
+fn has_notable_byte(text: &str, offset: usize, bytes: &[u8], delimiter: u8) -> bool {
+    bytes.iter().enumerate().any(|(i, &b)| {
         (NOTABLE[usize::from(b)] || b == delimiter)
-            && (b != b'<' || escape::is_tag_start_at(text, at))
+            && (b != b'<' || escape::is_tag_start_at(text, offset + i))
     })
+}
+
+/// Whether one of the eight bytes of `word` may be a [`NOTABLE`] byte or the delimiter: never
+/// false when one is (a false "may" only costs the byte-by-byte check).
+///
+/// The zero-byte test `(v - 0x01…) & !v & 0x80…` is non-zero exactly when some byte of `v` is
+/// zero, and with `0x20…` in place of `0x01…` when some byte is below 0x20 (Q6's control
+/// characters); `v = word ^ c…` finds the byte `c`. Clearing bit 5 (`& 0xdf`) folds `{` `|` `}`
+/// onto `[` `\` `]`, so three tests find those six bytes.
+fn may_be_notable(word: u64, delimiter: u8) -> bool {
+    const fn splat(b: u8) -> u64 {
+        u64::from_ne_bytes([b; 8])
+    }
+    const ONES: u64 = splat(0x01);
+    const HIGH: u64 = splat(0x80);
+    let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v;
+    let folded = word & splat(0xdf);
+    let found = (word.wrapping_sub(splat(0x20)) & !word)
+        | zero_bytes(word ^ splat(b'"'))
+        | zero_bytes(word ^ splat(b':'))
+        | zero_bytes(word ^ splat(b'<'))
+        | zero_bytes(word ^ splat(delimiter))
+        | zero_bytes(folded ^ splat(b'['))
+        | zero_bytes(folded ^ splat(b'\\'))
+        | zero_bytes(folded ^ splat(b']'));
+    found & HIGH != 0
 }
 
 /// The bytes that force quotes wherever they are: Q5's punctuation and Q6's control
@@ -298,6 +347,41 @@ mod tests {
             out,
             "\"a\\\"b\\\\c\\nd\\re\\tf\\u0001g\\u001fh\u{7f}\\u003ctool_error><x>\""
         );
+    }
+
+    /// The word-at-a-time scan finds what the byte-by-byte check finds: every ASCII byte and
+    /// some multi-byte characters at every position of both words and of the tail.
+    #[test]
+    fn the_word_scan_agrees_with_the_byte_scan() {
+        let mut specials: Vec<String> = (0..=0x7f_u8).map(|b| char::from(b).to_string()).collect();
+        specials.extend(
+            ["é", "日", "🚀", "\u{7f}", "\u{a0}", "<tool_error>", "</x"].map(str::to_owned),
+        );
+        for special in &specials {
+            for at in 0..=17 {
+                let text = format!("{}{special}{}", "a".repeat(at), "b".repeat(17 - at));
+                for delimiter in [b',', b'\t', b'|'] {
+                    assert_eq!(
+                        has_notable(&text, delimiter),
+                        has_notable_byte(&text, 0, text.as_bytes(), delimiter),
+                        "{text:?} with {delimiter}"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_word_scan_agrees_on_any_text(text in "\\PC{0,40}", extra in "[|,:<\\[\\]{}\"\\\\\t\n]{0,2}") {
+            let text = format!("{text}{extra}{text}");
+            for delimiter in [b',', b'\t', b'|'] {
+                proptest::prop_assert_eq!(
+                    has_notable(&text, delimiter),
+                    has_notable_byte(&text, 0, text.as_bytes(), delimiter)
+                );
+            }
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@ use serde::ser;
 
 use super::ToonError;
 use key::KeySerializer;
+pub(crate) use key::member_name;
 
 mod key;
 

@@ -192,3 +192,14 @@ impl ser::Serializer for KeySerializer<'_> {
         Err(Self::reject("an enum variant with data"))
     }
 }
+
+/// The member name `key` stands for, as the tree path would name it: a static name as it is,
+/// any other written into `scratch` (cleared first), so a table row's keys cost no allocation.
+pub(crate) fn member_name<'s, K: Serialize + ?Sized>(
+    key: &K,
+    scratch: &'s mut String,
+) -> Result<&'s str, ToonError> {
+    scratch.clear();
+    let key = key.serialize(KeySerializer { text: scratch })?;
+    Ok(super::Text(scratch).key(&key))
+}
