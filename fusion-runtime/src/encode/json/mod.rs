@@ -152,9 +152,18 @@ pub(crate) fn append_element<T: Serialize + ?Sized>(
     out: &mut String,
     value: &T,
 ) -> Result<(), EncodeError> {
-    value
-        .serialize(&mut Writer { out, depth: 1 })
-        .map_err(EncodeError::from_serde)
+    PREFIXES.with(|prefixes| {
+        let mut prefixes = prefixes.try_borrow_mut().ok();
+        value
+            .serialize(&mut Writer {
+                out,
+                prefixes: prefixes.as_deref_mut(),
+                depth: 1,
+                top_len: None,
+                top_written: 0,
+            })
+            .map_err(EncodeError::from_serde)
+    })
 }
 
 /// The error of the serializer: `serde_json`'s, so [`EncodeError`] keeps its one shape.
