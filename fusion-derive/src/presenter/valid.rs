@@ -220,17 +220,23 @@ fn table_columns(
     fine.then_some(out)
 }
 
+/// The first three fields as placeholders (`{id}`, `{title}`, `{status}`), for a message that
+/// shows what a template may name.
+fn some_placeholders(fields: &[Field<'_>]) -> String {
+    fields
+        .iter()
+        .take(3)
+        .map(|f| format!("`{{{}}}`", f.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn unknown_field(span: Span, name: &str, fields: &[Field<'_>]) -> Error {
     let message = match did_you_mean(name, fields.iter().map(|f| f.name.as_str())) {
         Some(close) => format!("the model has no field `{name}`; did you mean `{close}`?"),
         None => format!(
             "the model has no field `{name}`; templates name fields, like {}",
-            fields
-                .iter()
-                .take(3)
-                .map(|f| format!("`{{{}}}`", f.name))
-                .collect::<Vec<_>>()
-                .join(", ")
+            some_placeholders(fields)
         ),
     };
     error_at(span, message)
@@ -245,12 +251,7 @@ fn unknown_placeholder(template: &Template, name: &str, fields: &[Field<'_>]) ->
         }
         None => format!(
             "`{{{name}}}` names no field of the model; templates name fields, like {}",
-            fields
-                .iter()
-                .take(3)
-                .map(|f| format!("`{{{}}}`", f.name))
-                .collect::<Vec<_>>()
-                .join(", ")
+            some_placeholders(fields)
         ),
     };
     error_at(template.placeholder_span(name), message)
