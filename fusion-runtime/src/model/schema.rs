@@ -91,12 +91,18 @@ impl FieldMask {
         if selection.is_empty() {
             return Self::ALL;
         }
-        Self::keeping(
-            selection
-                .names()
-                .iter()
-                .filter_map(|name| M::Field::from_wire_name(name)),
-        )
+        // By the wire names, not `M::Field`: a derived model has a field enum only on request.
+        let mut kept = vec![false; M::WIRE_NAMES.len()];
+        for name in selection.names() {
+            if let Some(index) = M::WIRE_NAMES.iter().position(|wire| *wire == name.as_str()) {
+                kept[index] = true;
+            }
+        }
+        FieldMask {
+            all: false,
+            kept,
+            embed_cap: None,
+        }
     }
 
     /// A mask that keeps exactly `fields`.
