@@ -41,5 +41,5 @@ pub use engine::{
     Embed, EmbedSink, Embeddable, EmbeddableIn, Present, Presentation, present, present_all,
 };
 
-pub use crate::model::{Field, FieldMask, Model, UnknownField};
+pub use crate::model::{Field, FieldMask, Model, NoField, UnknownField};
 pub use crate::response::{Format, Rules, Suggestions};
