@@ -494,6 +494,8 @@ pub fn embed_data_impl(
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::EmbedData for #ident #ty_generics #where_clause {
+            const DECLARES_UI: #p::bool = <Self as #p::Model>::DECLARES_UI;
+
             #[inline]
             fn write_embedded<__S: #p::serde::Serializer>(
                 &self,
