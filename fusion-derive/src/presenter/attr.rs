@@ -277,7 +277,11 @@ fn presenter_opts(attr: &Attribute, seen: &mut Seen, out: &mut PresenterOpts, er
         spec(key::CONTEXT, Kind::Type, "context = AppCtx"),
         spec(key::NAME, Kind::Str, "name = \"Invoice\""),
         spec(key::CRATE, Kind::Path, "crate = ::fusion_runtime"),
-        spec(key::FIELD_ENUM, Kind::FlagOrIdent, "field_enum = InvoiceField"),
+        spec(
+            key::FIELD_ENUM,
+            Kind::FlagOrIdent,
+            "field_enum = InvoiceField",
+        ),
         spec(key::FORMAT, Kind::Ident, "format = toon"),
         spec(key::MAX_TOKENS, Kind::Int, "max_tokens = 8000"),
     ];

@@ -262,7 +262,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         let (impl_generics, _, where_clause) = generics.split_for_impl();
         let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
         let (field_type, wire_names) = match &self.model.field_enum {
-            Some(field_enum) => (quote!(#field_enum), quote!(#field_enum::__FUSION_WIRE_NAMES)),
+            Some(field_enum) => (
+                quote!(#field_enum),
+                quote!(#field_enum::__FUSION_WIRE_NAMES),
+            ),
             None => (quote!(#p::NoField), self.wire_names()),
         };
         let name = &self.model.name;
