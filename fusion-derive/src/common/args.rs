@@ -33,6 +33,8 @@ pub enum Kind {
     Path,
     /// An identifier (or a string holding one).
     Ident,
+    /// A bare word, or an identifier as its value: `field_enum` or `field_enum = Name`.
+    FlagOrIdent,
     /// `key(a, b)`: a list of field names.
     Idents,
 }
@@ -288,7 +290,7 @@ fn value(meta: &Meta, spec: &Spec, voice: &dyn Voice) -> syn::Result<Value> {
     let example = spec.example;
     let wrong = |what: &str, at: &dyn ToTokens| voice.wrong_value(spec, what, at);
     match (spec.kind, &meta.form) {
-        (Kind::Flag, Form::Word) => Ok(Value::Flag),
+        (Kind::Flag | Kind::FlagOrIdent, Form::Word) => Ok(Value::Flag),
         (Kind::Flag, _) => Err(voice.takes_no_value(spec, meta)),
         (Kind::Idents, Form::List(tokens)) => {
             let parsed = Punctuated::<Ident, Token![,]>::parse_terminated.parse2(tokens.clone());
@@ -372,7 +374,7 @@ fn typed(
                 .map(Value::Path)
                 .map_err(|_| wrong("a path", at)),
         },
-        Kind::Ident => match (plain_path.and_then(Path::get_ident), string) {
+        Kind::Ident | Kind::FlagOrIdent => match (plain_path.and_then(Path::get_ident), string) {
             (Some(ident), _) => Ok(Value::Ident(ident.clone())),
             (None, Some(lit)) => lit
                 .parse::<Ident>()

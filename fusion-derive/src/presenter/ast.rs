@@ -20,8 +20,9 @@ pub struct Model<'a> {
     pub name: String,
     /// The name serde would give `serialize_struct`.
     pub serde_name: String,
-    /// The field enum's name.
-    pub field_enum: Ident,
+    /// The field enum's name, if `#[presenter(field_enum)]` asks for one (without it the model's
+    /// `Model::Field` is `NoField`: `_select` goes by `Model::WIRE_NAMES`).
+    pub field_enum: Option<Ident>,
     /// The agent limit.
     pub agent_limit: Option<usize>,
     /// `#[presenter(max_tokens = N)]`: the response budget.
@@ -92,7 +93,7 @@ pub struct Rejected {
     pub errors: Error,
     /// The path to `fusion_runtime`.
     pub krate: Path,
-    /// `field_enum = Name`, if it could be read.
+    /// The field enum's name, if `field_enum` could be read.
     pub field_enum: Option<Ident>,
 }
 
@@ -175,10 +176,15 @@ impl<'a> Model<'a> {
         let named = named_fields(input, &mut errors);
         let container = attr::container(&input.attrs, &mut errors);
         let opts = container.presenter;
+        let field_enum = opts.field_enum.then(|| {
+            opts.field_enum_name
+                .clone()
+                .unwrap_or_else(|| Ident::new(&format!("{}Field", input.ident), input.ident.span()))
+        });
         let reject = |errors: Error| Rejected {
             errors,
             krate: runtime_path(opts.krate.clone()),
-            field_enum: opts.field_enum.clone(),
+            field_enum: field_enum.clone(),
         };
         let Some(named) = named else {
             return Err(reject(errors.into_result().err().unwrap_or_else(|| {
@@ -196,13 +202,9 @@ impl<'a> Model<'a> {
             }
         }
 
-        let field_enum = opts
-            .field_enum
-            .clone()
-            .unwrap_or_else(|| Ident::new(&format!("{}Field", input.ident), input.ident.span()));
-        if field_enum == input.ident {
+        if let Some(field_enum) = field_enum.as_ref().filter(|name| **name == input.ident) {
             errors.spanned(
-                &field_enum,
+                field_enum,
                 "the field enum cannot have the model's own name; pick another, like `field_enum = InvoiceField`",
             );
         }

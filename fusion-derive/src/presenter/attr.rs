@@ -59,7 +59,7 @@ impl Format {
 }
 
 /// `#[presenter(agent_limit = 50, context = AppCtx, name = "Invoice", crate = path,
-/// field_enum = Name, format = toon)]`.
+/// field_enum = Name, format = toon)]`, or a bare `field_enum`.
 #[derive(Default)]
 pub struct PresenterOpts {
     /// The agent limit and the literal it came from.
@@ -70,8 +70,10 @@ pub struct PresenterOpts {
     pub name: Option<LitStr>,
     /// The path to `fusion_runtime`.
     pub krate: Option<Path>,
-    /// The name of the field enum.
-    pub field_enum: Option<Ident>,
+    /// `field_enum` or `field_enum = Name`: generate the field enum (under that name).
+    pub field_enum: bool,
+    /// The name `field_enum = Name` gives it.
+    pub field_enum_name: Option<Ident>,
     /// The data block format.
     pub format: Option<Format>,
     /// The response budget in tokens.
@@ -275,7 +277,11 @@ fn presenter_opts(attr: &Attribute, seen: &mut Seen, out: &mut PresenterOpts, er
         spec(key::CONTEXT, Kind::Type, "context = AppCtx"),
         spec(key::NAME, Kind::Str, "name = \"Invoice\""),
         spec(key::CRATE, Kind::Path, "crate = ::fusion_runtime"),
-        spec(key::FIELD_ENUM, Kind::Ident, "field_enum = InvoiceField"),
+        spec(
+            key::FIELD_ENUM,
+            Kind::FlagOrIdent,
+            "field_enum = InvoiceField",
+        ),
         spec(key::FORMAT, Kind::Ident, "format = toon"),
         spec(key::MAX_TOKENS, Kind::Int, "max_tokens = 8000"),
     ];
@@ -328,8 +334,12 @@ fn presenter_opts(attr: &Attribute, seen: &mut Seen, out: &mut PresenterOpts, er
     if let Some(path) = args.path(key::CRATE) {
         out.krate = Some(path.clone());
     }
+    if args.flag(key::FIELD_ENUM).is_some() {
+        out.field_enum = true;
+    }
     if let Some(ident) = args.ident(key::FIELD_ENUM) {
-        out.field_enum = Some(ident.clone());
+        out.field_enum = true;
+        out.field_enum_name = Some(ident.clone());
     }
     if let Some(ident) = args.ident(key::FORMAT) {
         match data_format(ident) {

@@ -184,3 +184,50 @@ fn ui_table_item_and_collection() {
         }
     }));
 }
+
+/// The field enum only on request: a bare `field_enum` names it `<Model>Field`, no option
+/// generates none (the model's field type is then `NoField`), and a broken model keeps the stub
+/// only when it asked for the enum.
+#[test]
+fn field_enum_only_on_request() {
+    let asked = expand(quote! {
+        #[presenter(field_enum)]
+        struct Invoice { id: String }
+    });
+    assert!(asked.contains("enum InvoiceField {"), "{asked}");
+    assert!(asked.contains("type Field = InvoiceField;"), "{asked}");
+    assert!(
+        asked.contains("impl ::core::str::FromStr for InvoiceField"),
+        "{asked}"
+    );
+
+    let plain = expand(quote! {
+        struct Invoice { id: String }
+    });
+    assert!(!plain.contains("enum InvoiceField"), "{plain}");
+    assert!(
+        plain.contains("type Field = ::fusion_runtime::__private::NoField;"),
+        "{plain}"
+    );
+    assert!(
+        plain.contains(
+            "const WIRE_NAMES: &'static [&'static ::fusion_runtime::__private::str] = &[\"id\"];"
+        ),
+        "{plain}"
+    );
+
+    let broken_asked = expand(quote! {
+        #[presenter(field_enum)]
+        #[rule("{nope}")]
+        struct Invoice { id: String }
+    });
+    assert!(
+        broken_asked.contains("enum InvoiceField {"),
+        "{broken_asked}"
+    );
+    let broken = expand(quote! {
+        #[rule("{nope}")]
+        struct Invoice { id: String }
+    });
+    assert!(!broken.contains("enum InvoiceField"), "{broken}");
+}

@@ -4,7 +4,7 @@
 //! implemented" and "no variant named" errors.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::{Data, DeriveInput, Fields, GenericParam, Ident};
 
 use super::ast::{self, Rejected};
@@ -72,22 +72,20 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
     }
 }
 
-/// The field enum, best effort: one variant per named field (attributes may be the broken
-/// part, so every field is listed), under `field_enum = Name` if that could be read.
+/// The field enum, best effort, if `field_enum` asked for it: one variant per named field
+/// (attributes may be the broken part, so every field is listed).
 fn field_enum(
     input: &DeriveInput,
-    given: Option<&Ident>,
+    name: Option<&Ident>,
     p: &TokenStream,
 ) -> Option<(Ident, TokenStream)> {
+    let name = name?.clone();
     let Data::Struct(data) = &input.data else {
         return None;
     };
     let Fields::Named(named) = &data.fields else {
         return None;
     };
-    let name = given
-        .cloned()
-        .unwrap_or_else(|| format_ident!("{}Field", input.ident));
     let mut variants: Vec<Ident> = Vec::new();
     for field in &named.named {
         let Some(ident) = &field.ident else { continue };

@@ -22,6 +22,12 @@ use super::{FieldMask, Model};
     note = "derive `Presenter` on the field's type, or remove `#[embed]` from the field"
 )]
 pub trait EmbedData {
+    /// Whether presenting the embedded model can produce UI blocks: its
+    /// [`Model::DECLARES_UI`]. A parent's own `DECLARES_UI` is made of these: read here, it
+    /// needs no proof that the child presents with some context, which for a chain of models
+    /// embedding each other costs the compiler a proof the length of the chain per model.
+    const DECLARES_UI: bool = false;
+
     /// Writes the value; a collection keeps at most its model's agent limit and at most `cap`
     /// items (`None`: no cap).
     fn write_embedded<S: Serializer>(
@@ -38,6 +44,8 @@ pub(crate) fn embedded_len<T: Model>(len: usize, cap: Option<usize>) -> usize {
 }
 
 impl<T: Model> EmbedData for [T] {
+    const DECLARES_UI: bool = T::DECLARES_UI;
+
     fn write_embedded<S: Serializer>(
         &self,
         cap: Option<usize>,
@@ -49,6 +57,8 @@ impl<T: Model> EmbedData for [T] {
 }
 
 impl<T: Model> EmbedData for Vec<T> {
+    const DECLARES_UI: bool = T::DECLARES_UI;
+
     fn write_embedded<S: Serializer>(
         &self,
         cap: Option<usize>,
@@ -59,6 +69,8 @@ impl<T: Model> EmbedData for Vec<T> {
 }
 
 impl<E: EmbedData> EmbedData for Option<E> {
+    const DECLARES_UI: bool = E::DECLARES_UI;
+
     fn write_embedded<S: Serializer>(
         &self,
         cap: Option<usize>,
@@ -72,6 +84,8 @@ impl<E: EmbedData> EmbedData for Option<E> {
 }
 
 impl<E: EmbedData + ?Sized> EmbedData for Box<E> {
+    const DECLARES_UI: bool = E::DECLARES_UI;
+
     fn write_embedded<S: Serializer>(
         &self,
         cap: Option<usize>,
@@ -82,6 +96,8 @@ impl<E: EmbedData + ?Sized> EmbedData for Box<E> {
 }
 
 impl<E: EmbedData + ?Sized> EmbedData for Arc<E> {
+    const DECLARES_UI: bool = E::DECLARES_UI;
+
     fn write_embedded<S: Serializer>(
         &self,
         cap: Option<usize>,
@@ -92,6 +108,8 @@ impl<E: EmbedData + ?Sized> EmbedData for Arc<E> {
 }
 
 impl<E: EmbedData + ?Sized> EmbedData for &E {
+    const DECLARES_UI: bool = E::DECLARES_UI;
+
     fn write_embedded<S: Serializer>(
         &self,
         cap: Option<usize>,

@@ -70,8 +70,10 @@ pub fn parse_field<F: Field>(
     field_named(names, name).ok_or_else(|| UnknownField::new(name, names))
 }
 
-/// The field type of a model whose derive failed: the derive's fallback implements the traits
-/// with it, so the compile error is the derive's own, not a cascade of missing impls.
+/// The field type of a model without a field enum: `Model::Field` of a derived model that does
+/// not ask for one with `#[presenter(field_enum)]` (its `_select` goes by `Model::WIRE_NAMES`),
+/// and of a model whose derive failed (so the compile error is the derive's own, not a cascade
+/// of missing impls).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum NoField {}
 

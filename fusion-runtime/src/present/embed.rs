@@ -77,10 +77,10 @@ impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for &E {
 /// What `#[embed]` accepts on a model that declares no context: a value that embeds with any
 /// context, `()` among them, and that the parent's data block can write.
 ///
-/// The derive reads such a model's embedded fields through this trait only (the data block
-/// writes [`Embeddable::write_member`], the UI flag reads [`Embeddable::DECLARES_UI`]), so a field that
-/// holds no presenter is reported once, at its type, without naming a context the model never
-/// wrote or the `Serialize` its derive would have given.
+/// The derive checks such a model's embedded fields through this trait only (the data block
+/// writes [`Embeddable::write_member`]; the UI flag reads `EmbedData::DECLARES_UI` through a
+/// probe that adds no error), so a field that holds no presenter is reported once, at its type,
+/// without naming a context the model never wrote or the `Serialize` its derive would have given.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be embedded: it is not a presenter",
     label = "`#[embed]` needs a presenter here",

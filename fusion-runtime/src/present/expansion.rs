@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 
 use super::embed::Embed;
 use super::engine::EmbedSink;
-use crate::model::FieldMask;
+use crate::model::{EmbedData, FieldMask};
 
 /// The mask the plain `Serialize` impl writes with: every member, nothing allocated.
 pub static ALL_FIELDS: FieldMask = FieldMask::ALL;
@@ -28,13 +28,14 @@ pub fn embed<E: Embed<C> + ?Sized, C: ?Sized>(value: &E, ctx: &C, sink: &mut Emb
     value.embed_into(ctx, sink);
 }
 
-/// The `Embed::DECLARES_UI` of a field type in a model with a declared context, without an
-/// error when the type embeds nothing (the embed call reports that, once): the associated
-/// constant of this inherent impl exists only when `E: Embed<C>`; otherwise
-/// [`DeclaresUiFallback`]'s `false` answers.
-pub struct DeclaresUiProbe<E: ?Sized, C: ?Sized>(PhantomData<E>, PhantomData<C>);
+/// The `DECLARES_UI` of an embedded field's type, without an error when the type embeds
+/// nothing (the field's data write reports that, once): the associated constant of this
+/// inherent impl exists only when `E: EmbedData`; otherwise [`DeclaresUiFallback`]'s `false`
+/// answers. Read through `EmbedData`, not `Embed<C>`: proving `Embed<C>` of a model proves its
+/// whole chain of embedded models, which the compiler would redo for every parent.
+pub struct DeclaresUiProbe<E: ?Sized>(PhantomData<E>);
 
-impl<E: Embed<C> + ?Sized, C: ?Sized> DeclaresUiProbe<E, C> {
+impl<E: EmbedData + ?Sized> DeclaresUiProbe<E> {
     /// The embedded type's `DECLARES_UI`.
     pub const DECLARES_UI: bool = E::DECLARES_UI;
 }
@@ -45,7 +46,7 @@ pub trait DeclaresUiFallback {
     const DECLARES_UI: bool = false;
 }
 
-impl<E: ?Sized, C: ?Sized> DeclaresUiFallback for DeclaresUiProbe<E, C> {}
+impl<E: ?Sized> DeclaresUiFallback for DeclaresUiProbe<E> {}
 
 /// A template argument: the call is spanned at the template, so a field that is not `Display` is
 /// reported there (and only there: the result always satisfies `format!`).

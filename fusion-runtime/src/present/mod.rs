@@ -42,5 +42,5 @@ pub use callbacks::{
 pub use embed::{Embed, Embeddable, EmbeddableIn};
 pub use engine::{EmbedSink, Present, Presentation, present, present_all};
 
-pub use crate::model::{Field, FieldMask, Model, UnknownField};
+pub use crate::model::{Field, FieldMask, Model, NoField, UnknownField};
 pub use crate::response::{Format, Rules, Suggestions};

@@ -9,6 +9,7 @@ use fusion_runtime::{Presenter, Suggestion};
 
 /// A child model.
 #[derive(Presenter)]
+#[presenter(field_enum)]
 #[rule("Lines are read-only.")]
 pub struct Line {
     /// The SKU.
@@ -17,7 +18,7 @@ pub struct Line {
 
 /// A public model using every kind of declaration.
 #[derive(Presenter)]
-#[presenter(agent_limit = 10)]
+#[presenter(agent_limit = 10, field_enum)]
 #[serde(rename_all = "camelCase")]
 #[rule("amount_cents is in CENTS.")]
 #[rule("Invoice {id} is overdue.", when = Self::is_overdue)]

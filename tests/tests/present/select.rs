@@ -160,6 +160,7 @@ fn serialize_selected_with_a_typed_mask() {
 
 /// A model with no wire member at all.
 #[derive(Presenter)]
+#[presenter(field_enum)]
 struct Hidden {
     #[presenter(skip)]
     secret: u8,

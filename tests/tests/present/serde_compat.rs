@@ -17,6 +17,7 @@ macro_rules! twins {
         mod $module {
             pub mod ours {
                 #[derive(fusion_runtime::Presenter, serde::Deserialize)]
+                #[presenter(field_enum)]
                 $(#[$container])*
                 pub struct $name { $( $(#[$attr])* pub $field: $ty ),* }
             }

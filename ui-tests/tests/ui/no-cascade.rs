@@ -1,6 +1,7 @@
 use fusion_runtime::Presenter;
 
 #[derive(Presenter)]
+#[presenter(field_enum)]
 #[rule("Invoice {idd} is overdue.")]
 struct Invoice {
     id: String,

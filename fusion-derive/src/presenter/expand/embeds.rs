@@ -18,10 +18,11 @@ impl<'a> Gen<'_, 'a> {
     /// embedded field's `DECLARES_UI` is or-ed in. Nothing (the default, `false`) when neither
     /// applies.
     ///
-    /// Without a declared context, each field is read through `Embeddable`, like its data write
-    /// (a field that holds no presenter is one error at its type: the compiler drops the
-    /// identical repeats); with one, through a probe that is `false` for a type that embeds
-    /// nothing, since the data write and the embed call report that type.
+    /// Each field is read through a probe of its `EmbedData` that is `false` for a type that
+    /// embeds nothing, since the data write (and the embed call) report that type. Not through
+    /// `Embeddable` or `Embed<C>`: proving those for a model proves its whole chain of embedded
+    /// models, which const evaluation redid for every parent (a fifth of the compile time of
+    /// a crate whose 100 models embed each other in a chain, PERFORMANCE.md).
     pub(super) fn declares_ui(&self) -> TokenStream {
         let p = &self.p;
         if self.declares_own_ui() {
@@ -31,30 +32,15 @@ impl<'a> Gen<'_, 'a> {
         if children.is_empty() {
             return quote!();
         }
-        match &self.model.context {
-            None => {
-                let terms = children.iter().map(|ty| self.embeddable(ty));
-                quote!(const DECLARES_UI: #p::bool = #(#terms)||*;)
-            }
-            Some(ctx) => {
-                let terms = children
-                    .iter()
-                    .map(|ty| quote!(<#p::DeclaresUiProbe<#ty, #ctx>>::DECLARES_UI));
-                quote! {
-                    const DECLARES_UI: #p::bool = {
-                        use #p::DeclaresUiFallback as _;
-                        #(#terms)||*
-                    };
-                }
-            }
+        let terms = children
+            .iter()
+            .map(|ty| quote!(<#p::DeclaresUiProbe<#ty>>::DECLARES_UI));
+        quote! {
+            const DECLARES_UI: #p::bool = {
+                use #p::DeclaresUiFallback as _;
+                #(#terms)||*
+            };
         }
-    }
-
-    /// `<Ty as Embeddable>::DECLARES_UI`, spanned at the field's type.
-    fn embeddable(&self, ty: &syn::Type) -> TokenStream {
-        let krate = &self.model.krate;
-        let api = present::respan(&quote!(#krate::present), ty.span());
-        quote_spanned!(ty.span()=> <#ty as #api::Embeddable>::DECLARES_UI)
     }
 
     /// `<Ty as Embeddable>` (no declared context) or `<Ty as EmbeddableIn<Ctx>>`, spanned at

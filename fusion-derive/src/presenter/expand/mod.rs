@@ -163,17 +163,26 @@ impl<'m, 'a> Gen<'m, 'a> {
         out
     }
 
-    /// `<Model>Field`: one variant per wire member, with `Field`, `Display` and `FromStr`.
+    /// The wire names in declaration order: the value of a `&'static [&'static str]` constant.
+    fn wire_names(&self) -> TokenStream {
+        let names = self.model.wire_fields().map(|(_, wire)| &wire.name);
+        quote!(&[#(#names),*])
+    }
+
+    /// `<Model>Field`, if `#[presenter(field_enum)]` asks for it: one variant per wire member,
+    /// with `Field`, `Display` and `FromStr`. Only then: `_select` itself needs only the wire
+    /// names, and the enum with its impls is a third of what the derive costs the compiler.
     fn field_enum(&self) -> TokenStream {
+        let Some(name) = &self.model.field_enum else {
+            return TokenStream::new();
+        };
         let p = &self.p;
         let vis = &self.model.input.vis;
-        let name = &self.model.field_enum;
         let model = self.ident();
         let doc = format!(
             " The `_select` fields of [`{model}`]: one variant per wire member, in declaration order."
         );
         let mut variants = Vec::new();
-        let mut wire_names = Vec::new();
         for (field, wire) in self.model.wire_fields() {
             let variant = &wire.variant;
             let wire_name = &wire.name;
@@ -183,8 +192,8 @@ impl<'m, 'a> Gen<'m, 'a> {
                 format!(" The member `{wire_name}` (field `{}`).", field.name)
             };
             variants.push(quote!(#[doc = #doc] #variant));
-            wire_names.push(wire_name);
         }
+        let wire_names = self.wire_names();
         let idents: Vec<&Ident> = self.model.wire_fields().map(|(_, w)| &w.variant).collect();
         let index_body = if idents.is_empty() {
             quote!(match self {})
@@ -202,7 +211,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             #[automatically_derived]
             impl #name {
                 /// The wire names, in the order of the variants.
-                const __FUSION_WIRE_NAMES: &'static [&'static #p::str] = &[#(#wire_names),*];
+                const __FUSION_WIRE_NAMES: &'static [&'static #p::str] = #wire_names;
             }
 
             #[automatically_derived]
@@ -252,7 +261,13 @@ impl<'m, 'a> Gen<'m, 'a> {
         let generics = self.model_generics();
         let (impl_generics, _, where_clause) = generics.split_for_impl();
         let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
-        let field_enum = &self.model.field_enum;
+        let (field_type, wire_names) = match &self.model.field_enum {
+            Some(field_enum) => (
+                quote!(#field_enum),
+                quote!(#field_enum::__FUSION_WIRE_NAMES),
+            ),
+            None => (quote!(#p::NoField), self.wire_names()),
+        };
         let name = &self.model.name;
         let serde_name = &self.model.serde_name;
         let declares_ui = self.declares_ui();
@@ -296,11 +311,11 @@ impl<'m, 'a> Gen<'m, 'a> {
         quote! {
             #[automatically_derived]
             impl #impl_generics #p::Model for #ident #ty_generics #where_clause {
-                type Field = #field_enum;
+                type Field = #field_type;
 
                 const NAME: &'static #p::str = #name;
 
-                const WIRE_NAMES: &'static [&'static #p::str] = #field_enum::__FUSION_WIRE_NAMES;
+                const WIRE_NAMES: &'static [&'static #p::str] = #wire_names;
                 #declares_ui
                 #agent_limit
 
@@ -482,6 +497,8 @@ pub fn embed_data_impl(
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::EmbedData for #ident #ty_generics #where_clause {
+            const DECLARES_UI: #p::bool = <Self as #p::Model>::DECLARES_UI;
+
             #[inline]
             fn write_embedded<__S: #p::serde::Serializer>(
                 &self,

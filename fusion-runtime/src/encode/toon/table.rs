@@ -323,7 +323,7 @@ mod tests {
     use super::*;
 
     #[derive(crate::Presenter)]
-    #[presenter(crate = crate)]
+    #[presenter(crate = crate, field_enum)]
     struct Line {
         sku: &'static str,
         qty: u32,

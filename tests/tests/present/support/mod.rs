@@ -35,6 +35,7 @@ pub fn assert_blocks(response: &ToolResponse, expected: &[&str]) {
 
 /// wire format §16.5 presenter **Inv**: static rule, item UI table, suggestion when pending.
 #[derive(Presenter, Debug, Clone)]
+#[presenter(field_enum)]
 #[rule("CRITICAL: amount_cents is in CENTS. Divide by 100.")]
 #[ui(Self::amount_table)]
 #[suggest(tool = "billing.pay", reason = "Offer immediate payment", when = Self::is_pending)]
