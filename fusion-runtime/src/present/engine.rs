@@ -505,6 +505,7 @@ pub(crate) struct Shape<'a, Ctx: ?Sized> {
 impl<Ctx: ?Sized> Shape<'_, Ctx> {
     /// The response for `items`, cut by `cut` and their child collections by `embed_cut`; and
     /// whether a budget cut something.
+    #[inline]
     pub(crate) fn render<T: Presenter<Ctx>>(
         &self,
         items: Items<'_, T>,
@@ -542,6 +543,7 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
     }
 
     /// `builder` (holding the data block of `items` as `cut` cuts them) with every other part.
+    #[inline]
     pub(crate) fn with_parts<T: Presenter<Ctx>>(
         &self,
         mut builder: ResponseBuilder,

@@ -37,6 +37,7 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
 
     /// Builds the response; with a budget that not even one item fits, the `RESPONSE_TOO_LARGE`
     /// error of wire format §17.5.
+    #[inline]
     pub fn build(self) -> Result<ToolResponse, EncodeError> {
         let fitted = self.fitted()?;
         Ok(match fitted.too_large {
@@ -45,37 +46,35 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
         })
     }
 
-    /// The response, fitted to the budget when there is one.
+    /// The response, fitted to the budget when there is one, recording its model.
+    ///
+    /// One function on purpose: a single value is rendered here millions of times a second, and
+    /// every extra `Result` of a builder is a copy of it (about 100 instructions each).
+    #[inline]
     fn fitted(self) -> Result<Fitted, EncodeError> {
         // Recorded for the tool layer, which checks it against the action's `returns`.
         let presented = Presented {
             model: std::any::type_name::<T>(),
             collection: matches!(self.items, Items::Many(_)),
         };
-        let mut fitted = self.fitted_unrecorded()?;
-        fitted.builder.set_presented(presented);
-        Ok(fitted)
-    }
-
-    /// The response, fitted to the budget when there is one, before it records its model.
-    fn fitted_unrecorded(self) -> Result<Fitted, EncodeError> {
         let mask = self
             .selection
             .filter(|s| !s.is_empty())
             .map(|s| FieldMask::of::<T>(s));
-        let format = self.format.unwrap_or(T::FORMAT);
         let shape = Shape {
             ctx: self.ctx,
             mask: mask.as_ref(),
-            format,
+            format: self.format.unwrap_or(T::FORMAT),
         };
-        match tightest(self.max_tokens, T::MAX_TOKENS) {
-            None => Ok(Fitted {
+        let mut fitted = match tightest(self.max_tokens, T::MAX_TOKENS) {
+            None => Fitted {
                 builder: shape.render(self.items, Cut::NONE, Cut::NONE)?.0,
                 too_large: None,
-            }),
-            Some(budget) => fit(&shape, self.items, budget),
-        }
+            },
+            Some(budget) => fit(&shape, self.items, budget)?,
+        };
+        fitted.builder.set_presented(presented);
+        Ok(fitted)
     }
 }
 
@@ -98,7 +97,8 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ct
 /// smallest answer fits (wire format §17.5).
 pub(crate) struct Fitted {
     pub(crate) builder: ResponseBuilder,
-    pub(crate) too_large: Option<ToolError>,
+    /// Boxed: the error is rare, and a smaller `Fitted` is cheaper to move on the common path.
+    pub(crate) too_large: Option<Box<ToolError>>,
 }
 
 /// The response of `items` fitted to `budget` tokens.
@@ -336,7 +336,7 @@ fn too_large(builder: ResponseBuilder, budget: usize, single: bool) -> Fitted {
     );
     Fitted {
         builder,
-        too_large: Some(error),
+        too_large: Some(Box::new(error)),
     }
 }
 
