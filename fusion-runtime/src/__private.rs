@@ -6,8 +6,8 @@
 
 // ---- std and serde, for every derive ----------------------------------------------------------
 
-// `Display` bounds template arguments; `FmtWrite` for formatted rule texts.
-pub use core::fmt::{Display, Write as FmtWrite};
+// `Display` bounds template arguments.
+pub use core::fmt::Display;
 // `Option` and its variants, for generated bounds and matches.
 pub use core::option::Option::{self, None, Some};
 // Primitive types by path: a user type named `usize` or `str` would shadow the bare names.
@@ -16,8 +16,6 @@ pub use core::primitive::{bool, str, usize};
 pub use core::result::Result::{self, Err, Ok};
 // Owned and borrowed rule texts.
 pub use std::borrow::Cow;
-// Boxes, for stub impls.
-pub use std::boxed::Box;
 // Interpolated templates are formatted with `format!`.
 pub use std::format;
 // Owned texts.
@@ -63,23 +61,15 @@ pub use crate::model::NoField;
 pub use crate::present::expansion::{ALL_FIELDS, REDACTED};
 // The censored value of an optional field (wire format §8.3).
 pub use crate::present::expansion::censor_option;
-// A field embedded with `#[embed]`, spanned at the field's type.
-pub use crate::present::expansion::embed;
 // The `DECLARES_UI` of an embedded field that may embed nothing (the embed call reports it).
 pub use crate::present::expansion::{DeclaresUiFallback, DeclaresUiProbe};
-// A template argument, spanned at the template.
-pub use crate::present::expansion::display;
 // The body of a failed derive's stub `Serialize` impl.
 pub use crate::present::expansion::stub_serialize;
 
 // ---- `#[derive(Presenter)]`: callbacks (`call = ...`, `when = ...`) -----------------------------
-
-// Calls a callback of either arity; the markers pick the impl of `Callback`.
-pub use crate::present::callbacks::{Callback, ValueOnly, WithContext, call, when};
-// What rule, suggestion and UI functions may return.
-pub use crate::present::callbacks::{IntoRules, IntoSuggestions, IntoUi};
-// Pushes a callback's result into its list.
-pub use crate::present::callbacks::{push_rules, push_suggestions, push_ui};
+//
+// Called through their public paths (`fusion_runtime::present::{Callback, ValueCallback,
+// IntoRules, ...}`), so a callback of the wrong shape is reported in names the user can read.
 
 // ---- `#[derive(Tool)]` -------------------------------------------------------------------------
 

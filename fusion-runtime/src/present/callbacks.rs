@@ -113,22 +113,6 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// Calls a rule, suggestion or UI function (`call = ...`, positional UI paths).
-#[inline]
-pub fn call<T: ?Sized, C: ?Sized, R, M, F: Callback<T, C, R, M>>(f: &F, value: &T, ctx: &C) -> R {
-    f.call(value, ctx)
-}
-
-/// Calls a `when = ...` predicate.
-#[inline]
-pub fn when<T: ?Sized, C: ?Sized, M, F: Callback<T, C, bool, M>>(
-    f: &F,
-    value: &T,
-    ctx: &C,
-) -> bool {
-    f.call(value, ctx)
-}
-
 /// What a rule function may return; an absent result is dropped (wire format §6.2).
 #[diagnostic::on_unimplemented(
     message = "a rule function cannot return `{Self}`",
@@ -249,22 +233,4 @@ impl<T: IntoUi> IntoUi for Vec<T> {
             ui.push_ui(out);
         }
     }
-}
-
-/// Pushes a rule function's result.
-#[inline]
-pub fn push_rules<R: IntoRules>(out: &mut Rules, rules: R) {
-    rules.push_rules(out);
-}
-
-/// Pushes a suggestion function's result.
-#[inline]
-pub fn push_suggestions<R: IntoSuggestions>(out: &mut Suggestions, suggestions: R) {
-    suggestions.push_suggestions(out);
-}
-
-/// Pushes a UI function's result.
-#[inline]
-pub fn push_ui<R: IntoUi>(out: &mut Vec<UiBlock>, ui: R) {
-    ui.push_ui(out);
 }

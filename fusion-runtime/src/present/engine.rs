@@ -143,13 +143,7 @@ impl Seen {
 impl EmbedSink<'_> {
     /// Presents `value` as a single child.
     pub fn single<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, value: &T, ctx: &Ctx) {
-        if T::STATIC_ONLY && !self.seen.first_static(T::STATIC_RULES) {
-            return;
-        }
-        if T::STATIC_ONLY
-            && let Some(text) = T::STATIC_RULES_BLOCK
-        {
-            self.static_rules(text, T::STATIC_RULES);
+        if self.static_child::<T, Ctx>(true) {
             return;
         }
         let parts = Parts::of(Items::One(value), ctx, !self.skip_ui, Cut::NONE, Cut::NONE);
@@ -158,20 +152,31 @@ impl EmbedSink<'_> {
 
     /// Presents `items` as a child collection (an empty one still yields its static rules).
     pub fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, items: &[T], ctx: &Ctx) {
-        if T::STATIC_ONLY && !self.seen.first_static(T::STATIC_RULES) {
-            return;
-        }
         // A budget cut adds its summary (wire format §17.4): then the child is presented.
         let uncut = self.cut.cap.is_none_or(|cap| items.len() <= cap);
-        if T::STATIC_ONLY
-            && uncut
-            && let Some(text) = T::STATIC_RULES_BLOCK
-        {
-            self.static_rules(text, T::STATIC_RULES);
+        if self.static_child::<T, Ctx>(uncut) {
             return;
         }
         let parts = Parts::of(Items::Many(items), ctx, !self.skip_ui, self.cut, Cut::NONE);
         self.append(parts);
+    }
+
+    /// Whether a static-only child `T` is done without presenting it: an equal child was
+    /// already presented, or (when `uncut`) its rules block comes from the derive.
+    fn static_child<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, uncut: bool) -> bool {
+        if !T::STATIC_ONLY {
+            return false;
+        }
+        if !self.seen.first_static(T::STATIC_RULES) {
+            return true;
+        }
+        match T::STATIC_RULES_BLOCK {
+            Some(text) if uncut => {
+                self.static_rules(text, T::STATIC_RULES);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// The rules block of a static-only child, written at compile time

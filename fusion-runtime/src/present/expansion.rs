@@ -1,12 +1,9 @@
-//! What the code `#[derive(Presenter)]` generates calls beyond the traits: redaction, embeds,
-//! template arguments and the stub of a failed derive. Generated code reaches these through
+//! What the code `#[derive(Presenter)]` generates calls beyond the traits: redaction, the UI
+//! flag of embedded fields and the stub of a failed derive. Generated code reaches these through
 //! `fusion_runtime::__private`; nothing here is meant to be called by hand.
 
-use std::fmt::Display;
 use std::marker::PhantomData;
 
-use super::embed::Embed;
-use super::engine::EmbedSink;
 use crate::model::{EmbedData, FieldMask};
 
 /// The mask the plain `Serialize` impl writes with: every member, nothing allocated.
@@ -19,13 +16,6 @@ pub const REDACTED: &str = "[REDACTED]";
 #[inline]
 pub fn censor_option<T>(value: &Option<T>, text: &'static str) -> Option<&'static str> {
     value.as_ref().map(|_| text)
-}
-
-/// A field holding a presenter, embedded: the call site is spanned at the field's type, so a type
-/// that is not a presenter is reported there.
-#[inline]
-pub fn embed<E: Embed<C> + ?Sized, C: ?Sized>(value: &E, ctx: &C, sink: &mut EmbedSink<'_>) {
-    value.embed_into(ctx, sink);
 }
 
 /// The `DECLARES_UI` of an embedded field's type, without an error when the type embeds
@@ -47,13 +37,6 @@ pub trait DeclaresUiFallback {
 }
 
 impl<E: ?Sized> DeclaresUiFallback for DeclaresUiProbe<E> {}
-
-/// A template argument: the call is spanned at the template, so a field that is not `Display` is
-/// reported there (and only there: the result always satisfies `format!`).
-#[inline]
-pub fn display<T: Display>(value: &T) -> &dyn Display {
-    value
-}
 
 /// The body of a stub `Serialize` impl: a model whose derive failed never reaches run time, but
 /// the impl must still type-check.
