@@ -102,8 +102,8 @@ impl TokenTally {
     /// Adds `text` after the text pushed so far.
     ///
     /// Most characters only lengthen the open piece (the letters of a word, an indentation),
-    /// so those runs are counted in tight loops over ASCII kinds ([`TokenTally::extend`]); only
-    /// the character that ends a run goes through [`TokenTally::step`], which decides the cut.
+    /// so those runs are counted in tight loops over ASCII kinds (`extend`); only
+    /// the character that ends a run goes through `step`, which decides the cut.
     /// The result is the same as stepping through every character (a test checks it).
     pub fn push(&mut self, text: &str) {
         let bytes = text.as_bytes();
