@@ -1,6 +1,6 @@
 //! Derive macros of fusion. Use them through `fusion_runtime`, which re-exports them.
 //!
-//! [`common`] holds what both derives share (diagnostics, the names of attributes and keys,
+//! `common` holds what both derives share (diagnostics, the names of attributes and keys,
 //! the key-argument parser, case conversion, the runtime path, serde's attribute grammar);
 //! `presenter` and `tool` each run the same stages: `attr` (parse), `ast` (the checked model),
 //! `valid` (rules across attributes), `expand` (generation, which cannot fail) and `fallback`
