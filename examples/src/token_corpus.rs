@@ -5,6 +5,8 @@
 //! Used by the `token_calibration` binary (the table of PERFORMANCE.md) and the
 //! `token_calibration` test (every item within the estimate's bounds).
 
+mod synthetic;
+
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -41,6 +43,7 @@ pub fn corpus() -> Result<Vec<Item>, Box<dyn std::error::Error>> {
     envelopes(&mut items)?;
     wide_rows(&mut items)?;
     non_ascii(&mut items)?;
+    synthetic::synthetic(&mut items)?;
     Ok(items)
 }
 

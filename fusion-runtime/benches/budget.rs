@@ -20,6 +20,49 @@ use billing::{derived, invoices};
 
 static ALL: LazyLock<Vec<derived::InvoiceAll>> = LazyLock::new(|| invoices(10_000, true));
 
+/// `-- --ratio`: fit / render per budget, each round timing both back to back (a fit, then a
+/// render of what it keeps, 20 times each), so that a machine whose speed drifts during the run
+/// (a shared VM) weighs on both alike; prints the median and the spread of the rounds' ratios.
+fn ratios() {
+    const ROUNDS: usize = 301;
+    const REPEATS: u32 = 20;
+    let time = |run: &dyn Fn()| {
+        let start = std::time::Instant::now();
+        for _ in 0..REPEATS {
+            run();
+        }
+        start.elapsed() / REPEATS
+    };
+    for budget in BUDGETS {
+        let kept = kept(budget);
+        let fit = || drop(divan::black_box(fitted(budget)));
+        let render = || {
+            drop(divan::black_box(
+                derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
+                    .build()
+                    .expect("writes"),
+            ));
+        };
+        let mut rounds: Vec<(f64, std::time::Duration, std::time::Duration)> = (0..ROUNDS)
+            .map(|_| {
+                let (fit, render) = (time(&fit), time(&render));
+                (fit.as_secs_f64() / render.as_secs_f64(), fit, render)
+            })
+            .collect();
+        rounds.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (low, median, high) = (
+            rounds[ROUNDS / 10],
+            rounds[ROUNDS / 2],
+            rounds[ROUNDS * 9 / 10],
+        );
+        println!(
+            "budget {budget:>6}: {kept:>3} kept; fit / render = {:.3}x (10th–90th percentile \
+             {:.3}x–{:.3}x; at the median {:.1?} / {:.1?})",
+            median.0, low.0, high.0, median.1, median.2
+        );
+    }
+}
+
 /// The budgets: 25,000 is Claude Code's default `MAX_MCP_OUTPUT_TOKENS`.
 const BUDGETS: [usize; 3] = [2_000, 8_000, 25_000];
 
@@ -39,6 +82,10 @@ fn kept(budget: usize) -> usize {
 }
 
 fn main() {
+    if std::env::args().any(|arg| arg == "--ratio") {
+        ratios();
+        return;
+    }
     // Before timing: each fitted data block is exactly the unbudgeted data block of the kept
     // invoices, so the two benches of a budget write the same data.
     for budget in BUDGETS {

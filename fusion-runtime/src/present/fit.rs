@@ -147,9 +147,10 @@ fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     let mut data = JsonPrefix::new();
     for item in &all[..by_limit] {
         data.push(item, shape)?;
-        if data.tokens(data.len()) > room(budget) {
+        if data.tokens_so_far() > room(budget) {
             break;
         }
+        data.reserve_for(room(budget), by_limit);
     }
     // No prefix longer than `upper` fits; `best` is the longest one seen to fit.
     let mut upper = data.len();
@@ -342,21 +343,30 @@ fn too_large(builder: ResponseBuilder, budget: usize, single: bool) -> Fitted {
 
 /// The JSON data block of a collection, written item by item: each item's end and the token
 /// tally there, so any prefix's text and estimate is at hand without writing it again.
+///
+/// The tally counts the text in whole blocks as it grows ([`TokenTally::push_blocks`]), so
+/// every byte is counted once and at block speed wherever the items end; an item's saved tally
+/// covers the text up to the last whole block before its end, and the few bytes after it are
+/// counted when that prefix's estimate is asked for.
 struct JsonPrefix {
     /// `[`, then each item after `\n  ` or `,\n  `, indented one level.
     text: String,
+    /// The tally of `text[..counted]`.
     tally: TokenTally,
-    /// Per item written: where it ends in `text`, and the tally up to there.
-    ends: Vec<(usize, TokenTally)>,
+    counted: usize,
+    /// Per item written: where it ends in `text`, and `counted` and the tally then.
+    ends: Vec<(usize, usize, TokenTally)>,
 }
+
+/// After this many items the buffer is sized for the items the budget will take.
+const SIZING_SAMPLE: usize = 16;
 
 impl JsonPrefix {
     fn new() -> Self {
-        let mut tally = TokenTally::new();
-        tally.push("[");
         JsonPrefix {
             text: String::from("["),
-            tally,
+            tally: TokenTally::new(),
+            counted: 0,
             ends: Vec::new(),
         }
     }
@@ -373,7 +383,6 @@ impl JsonPrefix {
         item: &T,
         shape: &Shape<'_, Ctx>,
     ) -> Result<(), EncodeError> {
-        let start = self.text.len();
         self.text.push_str(if self.ends.is_empty() {
             "\n  "
         } else {
@@ -383,9 +392,27 @@ impl JsonPrefix {
             None => json::append_element(&mut self.text, item)?,
             Some(mask) => json::append_element(&mut self.text, &Selected { item, mask })?,
         }
-        self.tally.push(&self.text[start..]);
-        self.ends.push((self.text.len(), self.tally));
+        self.counted += self.tally.push_blocks(&self.text[self.counted..]);
+        self.ends.push((self.text.len(), self.counted, self.tally));
         Ok(())
+    }
+
+    /// Sizes the buffer, once the first items are written, for as many as `room` tokens and
+    /// `most` items allow, by their average: growing it by doubling would copy it about twice.
+    fn reserve_for(&mut self, room: usize, most: usize) {
+        if self.len() != SIZING_SAMPLE {
+            return;
+        }
+        let tokens = self.tokens_so_far().max(1);
+        let items = (room.saturating_mul(SIZING_SAMPLE) / tokens).min(most) + 1;
+        let bytes = (self.text.len() / SIZING_SAMPLE).saturating_mul(items);
+        self.text.reserve(bytes.saturating_sub(self.text.len()));
+    }
+
+    /// At most the estimated tokens of every item written (the bytes after the last whole
+    /// block are not counted yet): enough to see that the items alone are over the budget.
+    fn tokens_so_far(&self) -> usize {
+        self.tally.tokens()
     }
 
     /// The data block of the first `kept` items.
@@ -393,7 +420,7 @@ impl JsonPrefix {
     fn text(&self, kept: usize) -> String {
         match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
             None => "[]".to_owned(),
-            Some(&(end, _)) => {
+            Some(&(end, _, _)) => {
                 let mut text = String::with_capacity(end + 2);
                 text.push_str(&self.text[..end]);
                 text.push_str("\n]");
@@ -406,7 +433,7 @@ impl JsonPrefix {
     fn into_text(self, kept: usize) -> String {
         match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
             None => "[]".to_owned(),
-            Some(&(end, _)) => {
+            Some(&(end, _, _)) => {
                 let mut text = self.text;
                 text.truncate(end);
                 text.push_str("\n]");
@@ -419,7 +446,8 @@ impl JsonPrefix {
     fn tokens(&self, kept: usize) -> usize {
         match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
             None => estimate("[]"),
-            Some(&(_, mut tally)) => {
+            Some(&(end, counted, mut tally)) => {
+                tally.push(&self.text[counted..end]);
                 tally.push("\n]");
                 tally.tokens()
             }

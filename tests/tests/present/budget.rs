@@ -70,15 +70,15 @@ fn v101_a_collection_keeps_the_longest_prefix_that_fits() {
     assert_blocks(
         &response,
         &[
-            "[\n  {\n    \"id\": 1,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 2,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": true\n  },\n  {\n    \"id\": 3,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  }\n]",
-            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 3 of 10 shown to stay within 200 tokens; use filters or `_select` to see others.\n</ui_passthrough>",
+            "[\n  {\n    \"id\": 1,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 2,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": true\n  },\n  {\n    \"id\": 3,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 4,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  }\n]",
+            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 4 of 10 shown to stay within 200 tokens; use filters or `_select` to see others.\n</ui_passthrough>",
             "<domain_rules>\n- Row 2 is flagged.\n</domain_rules>",
         ],
     );
     assert!(tokens(&response) <= 190);
     // One more item does not fit in 95% of the budget (wire format §17.2).
-    let four = Row::present_all(&rows(10)[..4]).build().unwrap();
-    assert!(tokens(&four) + summary_tokens(4, 10, 200) > 190);
+    let five = Row::present_all(&rows(10)[..5]).build().unwrap();
+    assert!(tokens(&five) + summary_tokens(5, 10, 200) > 190);
 }
 
 #[test]
@@ -112,7 +112,7 @@ fn v102_not_even_one_item_fits() {
     assert_eq!(
         response.blocks(),
         [
-            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item takes about 85 tokens, more than the response budget of 20 tokens.</message>\n<recovery>Call again with a `_select` of fewer fields, or with filters that match smaller items.</recovery>\n</tool_error>",
+            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item takes about 82 tokens, more than the response budget of 20 tokens.</message>\n<recovery>Call again with a `_select` of fewer fields, or with filters that match smaller items.</recovery>\n</tool_error>",
         ],
     );
 }
@@ -212,12 +212,15 @@ fn the_tool_set_budget_reaches_the_presentation_without_the_handler() {
         .tool(|_: ListRows, _: &Call| Row::present_all(&TEN_ROWS))
         .unwrap();
     let response = tools.call("list_rows", None);
-    assert_eq!(kept_ids(&response), [1, 2, 3]);
+    assert_eq!(kept_ids(&response), [1, 2, 3, 4]);
     let through_call = ToolSet::new()
         .max_tokens(200)
         .tool(|_: ListRows, call: &Call| call.present_all(&TEN_ROWS).build())
         .unwrap();
-    assert_eq!(kept_ids(&through_call.call("list_rows", None)), [1, 2, 3]);
+    assert_eq!(
+        kept_ids(&through_call.call("list_rows", None)),
+        [1, 2, 3, 4]
+    );
 }
 
 static EXACT: LazyLock<ExactCounter> = LazyLock::new(|| ExactCounter::o200k().expect("o200k"));

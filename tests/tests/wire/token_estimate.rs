@@ -86,10 +86,11 @@ fn empty_text_is_no_token_and_a_lone_character_is_one() {
 }
 
 #[test]
-fn digits_are_cut_in_runs_of_three_as_o200k_base_does() {
-    // `\p{N}{1,3}`: 1,234,567 is `1`, `234`, `567` plus two commas; 1234567 is `123` `456` `7`.
-    assert_eq!(estimate("1234567"), 3);
-    assert_eq!(estimate("123"), 1);
+fn a_word_is_about_a_token_and_a_name_after_a_mark_costs_more() {
+    assert_eq!(estimate("invoice"), 1);
+    // `|Hooli` is `|` `H` `ooli` to `o200k_base`; ` hooli` is one piece with its space.
+    assert!(estimate("|Hooli") > estimate(" hooli"));
+    assert!(estimate("1234567") > estimate("123"));
 }
 
 #[test]

@@ -1,0 +1,67 @@
+//! The estimate 64 bytes at a time (x86-64, the instructions detected at run time): a block of
+//! plain ASCII (printable characters and `\n`) is counted at once, a block with anything else
+//! (other control characters, `\r`, tabs, multi-byte characters) one character at a time. Two
+//! ways, each giving what [`PAIR`](super::PAIR) gives character by character (a property test
+//! runs every way this CPU has against it):
+//!
+//! - [`vbmi`], AVX-512 with VBMI (Ice Lake, Zen 4 and later): the pairs' weights looked up and
+//!   summed in vector registers, about a dozen instructions a block;
+//! - [`avx2`]: one bit mask per class, and the counts as population counts.
+//!
+//! The `unsafe` of the crate is here and in those two: the calls into code compiled for an
+//! instruction set, made only after the CPU said it has it, and the unaligned loads, each inside
+//! the text.
+
+#![allow(unsafe_code, reason = "SIMD intrinsics: see the module docs")]
+
+mod avx2;
+mod vbmi;
+
+use super::TokenTally;
+
+/// Adds the blocks of `bytes` that end by `end` to `tally` and returns where it stopped (a
+/// multiple of [`BLOCK`](super::BLOCK), or a little past one when a character crossed it); 0
+/// without AVX2.
+#[inline]
+pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
+    if std::is_x86_feature_detected!("avx512vbmi") && std::is_x86_feature_detected!("avx512bw") {
+        // SAFETY: the CPU has AVX-512BW and VBMI (checked above), all that `vbmi::push` requires.
+        unsafe { vbmi::push(tally, bytes, end) }
+    } else if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked above), all that `avx2::push` requires.
+        unsafe { avx2::push(tally, bytes, end) }
+    } else {
+        0
+    }
+}
+
+/// The block code that stands for `class` before a block, for tests.
+#[cfg(test)]
+pub(super) fn code_for_test(class: u8) -> u8 {
+    vbmi::code(class)
+}
+
+/// The tally after `bytes` by each block path this CPU has, for tests: each must count as
+/// every character does.
+#[cfg(test)]
+pub(super) fn push_by_each_path(tally: TokenTally, bytes: &[u8]) -> Vec<TokenTally> {
+    let end = bytes.len() - bytes.len() % super::BLOCK;
+    let mut tallies = Vec::new();
+    let mut finish = |mut tally: TokenTally, at: usize| {
+        tally.push_scalar(bytes, at, bytes.len());
+        tallies.push(tally);
+    };
+    if std::is_x86_feature_detected!("avx512vbmi") && std::is_x86_feature_detected!("avx512bw") {
+        let mut wide = tally;
+        // SAFETY: the CPU has AVX-512BW and VBMI (checked above).
+        let at = unsafe { vbmi::push(&mut wide, bytes, end) };
+        finish(wide, at);
+    }
+    if std::is_x86_feature_detected!("avx2") {
+        let mut narrow = tally;
+        // SAFETY: the CPU has AVX2 (checked above).
+        let at = unsafe { avx2::push(&mut narrow, bytes, end) };
+        finish(narrow, at);
+    }
+    tallies
+}
