@@ -9,9 +9,9 @@
 use std::sync::LazyLock;
 
 use divan::Bencher;
-use fusion_runtime::ToolResponse;
 use fusion_runtime::present::Format;
 use fusion_runtime::tokens::estimate;
+use fusion_runtime::{Selection, ToolResponse};
 
 #[path = "support/billing.rs"]
 mod billing;
@@ -19,6 +19,9 @@ mod billing;
 use billing::{derived, invoices};
 
 static ALL: LazyLock<Vec<derived::InvoiceAll>> = LazyLock::new(|| invoices(10_000, true));
+
+/// A case of `--ratio`: its name, the items the fit keeps, the fit, the render of those items.
+type Case = (String, usize, Box<dyn Fn()>, Box<dyn Fn()>);
 
 /// `-- --ratio`: fit / render per budget, each round timing both back to back (a fit, then a
 /// render of what it keeps, 20 times each), so that a machine whose speed drifts during the run
@@ -33,19 +36,32 @@ fn ratios() {
         }
         start.elapsed() / REPEATS
     };
-    for budget in BUDGETS {
-        let kept = kept(budget);
-        let fit = || drop(divan::black_box(fitted(budget)));
-        let render = || {
-            drop(divan::black_box(
-                derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
-                    .build()
-                    .expect("writes"),
-            ));
-        };
+    let table_kept = fitted_table(TOON_BUDGET).1;
+    let cases: Vec<Case> = BUDGETS
+        .iter()
+        .map(|&budget| {
+            let kept = kept(budget);
+            let fit: Box<dyn Fn()> = Box::new(move || drop(divan::black_box(fitted(budget))));
+            let render: Box<dyn Fn()> = Box::new(move || {
+                drop(divan::black_box(
+                    derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
+                        .build()
+                        .expect("writes"),
+                ));
+            });
+            (format!("JSON, budget {budget:>6}"), kept, fit, render)
+        })
+        .chain(std::iter::once((
+            format!("TOON table, budget {TOON_BUDGET}"),
+            table_kept,
+            Box::new(|| drop(divan::black_box(fitted_table(TOON_BUDGET)))) as Box<dyn Fn()>,
+            Box::new(move || drop(divan::black_box(table_of(table_kept)))) as Box<dyn Fn()>,
+        )))
+        .collect();
+    for (name, kept, fit, render) in &cases {
         let mut rounds: Vec<(f64, std::time::Duration, std::time::Duration)> = (0..ROUNDS)
             .map(|_| {
-                let (fit, render) = (time(&fit), time(&render));
+                let (fit, render) = (time(fit), time(render));
                 (fit.as_secs_f64() / render.as_secs_f64(), fit, render)
             })
             .collect();
@@ -56,7 +72,7 @@ fn ratios() {
             rounds[ROUNDS * 9 / 10],
         );
         println!(
-            "budget {budget:>6}: {kept:>3} kept; fit / render = {:.3}x (10th–90th percentile \
+            "{name}: {kept:>3} kept; fit / render = {:.3}x (10th–90th percentile \
              {:.3}x–{:.3}x; at the median {:.1?} / {:.1?})",
             median.0, low.0, high.0, median.1, median.2
         );
@@ -110,6 +126,9 @@ fn main() {
         .expect("writes");
     assert_eq!(fitted.blocks()[0], plain.blocks()[0]);
     eprintln!("as TOON, fitted to {TOON_BUDGET} tokens: {kept} invoices");
+    let (fitted, kept) = fitted_table(TOON_BUDGET);
+    assert_eq!(fitted.blocks()[0], table_of(kept).blocks()[0]);
+    eprintln!("as a TOON table of flat members, fitted to {TOON_BUDGET} tokens: {kept} invoices");
     divan::main();
 }
 
@@ -133,6 +152,58 @@ fn fitted_toon(budget: usize) -> (ToolResponse, usize) {
         })
         .expect("a budget summary");
     (response, kept)
+}
+
+/// The flat members of an invoice: with this `_select` a TOON collection is a table, fitted from
+/// one write of its rows (PERFORMANCE.md, "Fitting to a budget").
+static FLAT: LazyLock<Selection> = LazyLock::new(|| {
+    Selection::new([
+        "id",
+        "amount_cents",
+        "currency",
+        "status",
+        "issued_at",
+        "due_at",
+    ])
+});
+
+/// The whole collection as a TOON table of the [`FLAT`] members fitted to `budget` tokens, and
+/// how many invoices it keeps.
+fn fitted_table(budget: usize) -> (ToolResponse, usize) {
+    let response = derived::InvoiceAll::present_all(divan::black_box(&ALL))
+        .select(&FLAT)
+        .format(Format::Toon)
+        .max_tokens(budget)
+        .build()
+        .expect("writes");
+    let kept = response.blocks()[0]
+        .strip_prefix('[')
+        .and_then(|rest| rest.split('|').next())
+        .and_then(|count| count.parse().ok())
+        .expect("a table header");
+    (response, kept)
+}
+
+/// The kept invoices as the same table, without a budget.
+fn table_of(kept: usize) -> ToolResponse {
+    derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
+        .select(&FLAT)
+        .format(Format::Toon)
+        .build()
+        .expect("writes")
+}
+
+/// The whole collection as a TOON table with a budget of 25,000 tokens.
+#[divan::bench]
+fn fit_10000_invoices_as_a_toon_table() -> ToolResponse {
+    fitted_table(TOON_BUDGET).0
+}
+
+/// The invoices the TOON table fit keeps, as the same table without a budget.
+#[divan::bench]
+fn render_the_kept_invoices_as_a_toon_table(bencher: Bencher<'_, '_>) {
+    let kept = fitted_table(TOON_BUDGET).1;
+    bencher.bench(|| table_of(kept));
 }
 
 /// The whole collection with a budget.

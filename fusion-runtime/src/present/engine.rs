@@ -16,7 +16,7 @@ use crate::encode::toon::table::Members;
 use crate::model::{FieldMask, Model, Selection};
 use crate::response::ui::{self, UiBlock};
 use crate::response::{
-    DedupIndex, EmbedBlock, EmbedKind, Format, ResponseBuilder, Rules, Suggestions,
+    DedupIndex, EmbedBlock, EmbedKind, Format, ResponseBuilder, Rules, Suggestions, blocks_tokens,
     toon_presented_all, toon_presented_one,
 };
 
@@ -280,17 +280,23 @@ impl Parts {
         cut: Cut,
         embed_cut: Cut,
     ) -> Parts {
-        let mut parts = Parts {
+        let mut parts = Parts::empty();
+        parts.fill(items, ctx, with_ui, cut, embed_cut, None);
+        parts
+    }
+
+    fn empty() -> Parts {
+        Parts {
             ui: Vec::new(),
             embeds: Vec::new(),
             rules: Rules::default(),
             suggestions: Suggestions::default(),
             budget_cut: false,
-        };
-        parts.fill(items, ctx, with_ui, cut, embed_cut);
-        parts
+        }
     }
 
+    /// With `ends`, records per item shown how many embeds, rules and suggestions there are
+    /// after its own (see [`PrefixParts`]).
     fn fill<T: Presenter<Ctx>, Ctx: ?Sized>(
         &mut self,
         items: Items<'_, T>,
@@ -298,25 +304,24 @@ impl Parts {
         with_ui: bool,
         cut: Cut,
         embed_cut: Cut,
+        mut ends: Option<&mut Vec<ItemEnd>>,
     ) {
         let (shown, summary) = cut_items(items, cut);
         if let Some((_, by_budget)) = &summary {
             self.budget_cut |= *by_budget;
         }
         if with_ui {
-            if let Some((summary, _)) = summary {
-                self.ui.push(summary);
-            }
-            match shown {
-                Items::One(item) => item.item_ui(ctx, &mut self.ui),
-                Items::Many(kept) => T::collection_ui(kept, ctx, &mut self.ui),
-            }
+            self.push_ui(shown, summary, ctx);
         }
         let mut seen = Seen::default();
         let each: &[T] = match shown {
             Items::One(item) => std::slice::from_ref(item),
             Items::Many(kept) => kept,
         };
+        if let Some(ends) = ends.as_deref_mut() {
+            ends.clear();
+            ends.resize(each.len(), ItemEnd::default());
+        }
         for (item_index, item) in each.iter().enumerate() {
             item.embeds(
                 ctx,
@@ -327,26 +332,136 @@ impl Parts {
                     out: &mut self.embeds,
                 },
             );
+            if let Some(ends) = ends.as_deref_mut() {
+                ends[item_index].embeds = self.embeds.len();
+            }
         }
         self.budget_cut |= seen.budget_cut;
         for rule in T::STATIC_RULES {
             self.rules.push(Cow::Borrowed(rule));
         }
-        for item in each {
+        for (item_index, item) in each.iter().enumerate() {
             item.item_rules(ctx, &mut self.rules);
+            if let Some(ends) = ends.as_deref_mut() {
+                ends[item_index].rules = self.rules.as_slice().len();
+            }
         }
         if let Items::Many(kept) = shown {
             T::collection_rules(kept, ctx, &mut self.rules);
         }
-        for item in each {
+        for (item_index, item) in each.iter().enumerate() {
             item.item_suggestions(ctx, &mut self.suggestions);
+            if let Some(ends) = ends.as_deref_mut() {
+                ends[item_index].suggestions = self.suggestions.as_slice().len();
+            }
         }
-        if let Items::Many(kept) = shown
-            && !kept.is_empty()
-        {
+        if let Items::Many(kept) = shown {
+            self.push_collection_suggestions(kept, ctx);
+        }
+    }
+
+    /// The summary, then the item's or the collection's UI.
+    fn push_ui<T: Presenter<Ctx>, Ctx: ?Sized>(
+        &mut self,
+        shown: Items<'_, T>,
+        summary: Option<(UiBlock, bool)>,
+        ctx: &Ctx,
+    ) {
+        if let Some((summary, _)) = summary {
+            self.ui.push(summary);
+        }
+        match shown {
+            Items::One(item) => item.item_ui(ctx, &mut self.ui),
+            Items::Many(kept) => T::collection_ui(kept, ctx, &mut self.ui),
+        }
+    }
+
+    fn push_collection_suggestions<T: Presenter<Ctx>, Ctx: ?Sized>(
+        &mut self,
+        kept: &[T],
+        ctx: &Ctx,
+    ) {
+        if !kept.is_empty() {
             T::collection_suggestions(kept, ctx, &mut self.suggestions);
         }
     }
+
+    /// These parts of a collection's first items, cut to its first `kept` (at most as many):
+    /// the items' own embeds, rules and suggestions cut where item `kept` left them, and the
+    /// collection's (summary, UI, collection rules and suggestions) made again for those items.
+    /// The same parts as [`Parts::of`] for `kept` items, without presenting each item again.
+    fn cut_to<T: Presenter<Ctx>, Ctx: ?Sized>(
+        &mut self,
+        ends: &[ItemEnd],
+        all: &[T],
+        ctx: &Ctx,
+        cut: Cut,
+    ) {
+        let (shown, summary) = cut_items(Items::Many(all), cut);
+        let end = match shown {
+            Items::Many(kept) => kept.len().checked_sub(1).and_then(|last| ends.get(last)),
+            Items::One(_) => None,
+        };
+        let (Items::Many(kept), Some(end)) = (shown, end) else {
+            // No item kept (or more than were recorded): made again whole.
+            *self = Parts::of(Items::Many(all), ctx, true, cut, Cut::NONE);
+            return;
+        };
+        self.budget_cut = summary.as_ref().is_some_and(|(_, by_budget)| *by_budget);
+        self.ui.clear();
+        self.push_ui(shown, summary, ctx);
+        self.embeds.truncate(end.embeds);
+        self.rules.truncate(end.rules);
+        T::collection_rules(kept, ctx, &mut self.rules);
+        self.suggestions.truncate(end.suggestions);
+        self.push_collection_suggestions(kept, ctx);
+    }
+}
+
+/// Every block but the data block of a collection's first items, with where each item's own
+/// embeds, rules and suggestions end: a shorter prefix's blocks are a cut of these plus its own
+/// summary, UI and collection rules and suggestions, so fitting a collection to a budget
+/// presents each item once however many prefixes it tries (wire format §17.3).
+pub(crate) struct PrefixParts {
+    parts: Parts,
+    ends: Vec<ItemEnd>,
+}
+
+impl PrefixParts {
+    /// How many items these are the parts of.
+    pub(crate) fn kept(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Their estimated tokens, as [`ResponseBuilder::build`] writes them (wire format §17.2).
+    pub(crate) fn tokens(&self) -> usize {
+        let Parts {
+            ui,
+            embeds,
+            rules,
+            suggestions,
+            ..
+        } = &self.parts;
+        blocks_tokens(ui, embeds, &[], rules, suggestions)
+    }
+
+    /// `builder` with these as its other blocks.
+    pub(crate) fn into_builder(self, mut builder: ResponseBuilder) -> ResponseBuilder {
+        let (ui, embeds, rules, suggestions) = builder.parts_mut();
+        *ui = self.parts.ui;
+        *embeds = self.parts.embeds;
+        *rules = self.parts.rules;
+        *suggestions = self.parts.suggestions;
+        builder
+    }
+}
+
+/// How many embeds, rules and suggestions a collection's parts hold after one item's own.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ItemEnd {
+    embeds: usize,
+    rules: usize,
+    suggestions: usize,
 }
 
 /// wire format §6.7 and §17.3: a collection longer than the agent limit, or than a budget's cap,
@@ -545,6 +660,36 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
             ResponseBuilder::json_text(text)
         };
         Ok(self.with_parts(builder, items, cut, embed_cut))
+    }
+
+    /// The other blocks of the collection `all` as `cut` cuts it, with where each item's own
+    /// parts end (see [`PrefixParts`]).
+    pub(crate) fn prefix_parts<T: Presenter<Ctx>>(&self, all: &[T], cut: Cut) -> PrefixParts {
+        let mut parts = Parts::empty();
+        let mut ends = Vec::new();
+        parts.fill(
+            Items::Many(all),
+            self.ctx,
+            true,
+            cut,
+            Cut::NONE,
+            Some(&mut ends),
+        );
+        PrefixParts { parts, ends }
+    }
+
+    /// `parts` (of `all`'s first items) cut to the prefix `cut` keeps, at most as long: the
+    /// blocks [`Shape::prefix_parts`] gives for `cut`, without presenting each item again.
+    pub(crate) fn cut_prefix_parts<T: Presenter<Ctx>>(
+        &self,
+        parts: &mut PrefixParts,
+        all: &[T],
+        cut: Cut,
+    ) {
+        parts.parts.cut_to(&parts.ends, all, self.ctx, cut);
+        if let Some(kept) = cut.cap {
+            parts.ends.truncate(kept);
+        }
     }
 
     /// `builder` (holding the data block of `items` as `cut` cuts them) with every other part.

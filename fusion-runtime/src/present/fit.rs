@@ -2,25 +2,29 @@
 //! longest prefix of items whose whole response fits, a single value cuts its embedded
 //! collections, and nothing is ever cut inside an item, so the data block always parses.
 //!
-//! A JSON collection is written once, item by item, straight into one buffer as the collection
-//! writer would (one level deep), each item's tokens tallied as it is appended ([`JsonPrefix`]):
-//! the data block of any prefix is a slice of that text, and its estimate a saved
-//! [`TokenTally`]. Writing stops as soon as the items alone exceed the budget, so a 10,000-item
-//! collection fitted to 25,000 tokens writes only the items it can keep (plus one). The other
-//! blocks depend on the kept items (collection rules, the summary), so they are computed for a
-//! candidate prefix and the prefix corrected, usually once or twice; a candidate's blocks are
-//! computed without its data text, which the chosen prefix takes over without a copy. What
-//! remains is one estimate of every kept byte (PERFORMANCE.md, "Fitting to a budget"). TOON data
-//! and single values are fitted by a search over the cut, each step a full render of that
-//! candidate, aimed where the line through the last two renders meets the budget (usually two
-//! renders near the answer): TOON's table header holds the row count and a table is written
-//! only if every row fits it, and a single value's embedded collections are only reachable
-//! through its serializer.
+//! A collection is written once, item by item, straight into one buffer (the JSON list as the
+//! collection writer writes its elements, or the rows of the TOON table), each item's tokens
+//! counted as it is appended ([`prefix`]): the data block of any prefix is a slice of that text
+//! (and, for TOON, the header of its row count), and its estimate a saved tally. Writing stops
+//! as soon as the items alone exceed the budget, so a 10,000-item collection fitted to 25,000
+//! tokens writes only the items it can keep (plus one or two). The other blocks depend on the
+//! kept items (collection rules, the summary), so they are computed for a candidate prefix and
+//! the prefix corrected, usually once or twice; each item's own blocks are made once, and a
+//! shorter candidate's are cut from a longer one's ([`PrefixParts`]). That costs about 1.2x
+//! rendering the kept items (PERFORMANCE.md, "Fitting to a budget").
+//!
+//! A TOON collection whose rows are no table rows (a nested member, say), and a single value,
+//! are fitted by a search over the cut, each step a full render of that candidate, aimed where
+//! the line through the last two renders meets the budget (usually two renders near the
+//! answer): the generic TOON encoding of a list is only known whole, and a single value's
+//! embedded collections are only reachable through its serializer.
 
-use super::engine::{Cut, Items, Presentation, Presenter, Selected, Shape, thousands, tightest};
-use crate::encode::tokens::{TokenTally, estimate};
-use crate::encode::{EncodeError, json};
-use crate::model::{FieldMask, Model};
+mod prefix;
+
+use self::prefix::{DataPrefix, JsonPrefix, ToonPrefix, longest};
+use super::engine::{Cut, Items, PrefixParts, Presentation, Presenter, Shape, thousands, tightest};
+use crate::encode::EncodeError;
+use crate::model::FieldMask;
 use crate::response::{
     Format, IntoToolResponse, Presented, ResponseBuilder, ToolError, ToolResponse, WrapError,
 };
@@ -107,10 +111,19 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
     items: Items<'_, T>,
     budget: usize,
 ) -> Result<Fitted, EncodeError> {
-    match items {
-        Items::Many(all) if shape.format == Format::Json => json_collection(shape, all, budget),
-        Items::Many(_) => searched(shape, items, budget, false),
-        Items::One(_) => searched(shape, items, budget, true),
+    let prefixed = match items {
+        Items::Many(all) if shape.format == Format::Json => {
+            collection(shape, all, budget, JsonPrefix::new(shape))?
+        }
+        Items::Many(all) => match ToonPrefix::new::<T, Ctx>(shape) {
+            Some(rows) => collection(shape, all, budget, rows)?,
+            None => None,
+        },
+        Items::One(_) => return searched(shape, items, budget, true),
+    };
+    match prefixed {
+        Some(fitted) => Ok(fitted),
+        None => searched(shape, items, budget, false),
     }
 }
 
@@ -125,90 +138,85 @@ fn tokens_of(builder: &ResponseBuilder) -> usize {
     builder.data_tokens() + builder.other_tokens()
 }
 
-/// A JSON collection: the longest prefix whose response fits, from one incremental write.
-fn json_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
+/// A collection: the longest prefix whose response fits, from one incremental write of its
+/// data block; `None` when an item cannot be written so (a TOON row that is no table row).
+fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     shape: &Shape<'_, Ctx>,
     all: &[T],
     budget: usize,
-) -> Result<Fitted, EncodeError> {
+    mut data: impl DataPrefix<T>,
+) -> Result<Option<Fitted>, EncodeError> {
     let by_limit = all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX));
     if by_limit == 0 {
         // No item to keep or drop: the response is what it is.
         let (builder, _) = shape.render(Items::Many(all), Cut::NONE, Cut::NONE)?;
-        return Ok(if tokens_of(&builder) <= room(budget) {
+        return Ok(Some(if tokens_of(&builder) <= room(budget) {
             Fitted {
                 builder,
                 too_large: None,
             }
         } else {
             too_large(builder, budget, false)
-        });
+        }));
     }
-    let mut data = JsonPrefix::new();
     for item in &all[..by_limit] {
-        data.push(item, shape)?;
+        if !data.push(item)? {
+            return Ok(None);
+        }
         if data.tokens_so_far() > room(budget) {
             break;
         }
         data.reserve_for(room(budget), by_limit);
     }
-    // No prefix longer than `upper` fits; `best` is the longest one seen to fit.
+    // No prefix longer than `upper` fits; `best` is the longest one seen to fit, with its other
+    // blocks; `over` the other blocks of the last prefix seen not to fit, which a shorter
+    // candidate's are cut from (each item is presented once).
     let mut upper = data.len();
-    let mut best: Option<(usize, ResponseBuilder)> = None;
-    let mut kept = data.longest(upper, room(budget), 0);
+    let mut best: Option<(usize, PrefixParts)> = None;
+    let mut over: Option<PrefixParts> = None;
+    let mut kept = longest(&data, upper, room(budget), 0);
     // Each round either finds a longer fitting prefix or lowers `upper`; a few rounds settle it
     // (the blocks besides the data grow with the prefix, so the first correction is close).
     for _ in 0..8 {
         if kept == 0 || best.as_ref().is_some_and(|(at, _)| kept <= *at) {
             break;
         }
-        let data_tokens = data.tokens(kept);
-        // The other blocks only: the data block is put in once the prefix is chosen.
-        let (builder, _) = shape.with_parts(
-            ResponseBuilder::json_text(String::new()),
-            Items::Many(all),
-            Cut {
-                cap: Some(kept),
-                budget,
-            },
-            Cut::NONE,
-        );
-        let others = builder.other_tokens();
-        if data_tokens + others <= room(budget) {
-            best = Some((kept, builder));
+        let cut = Cut {
+            cap: Some(kept),
+            budget,
+        };
+        let parts = match over.take() {
+            Some(mut longer) if longer.kept() >= kept => {
+                shape.cut_prefix_parts(&mut longer, all, cut);
+                longer
+            }
+            _ => shape.prefix_parts(all, cut),
+        };
+        let others = parts.tokens();
+        if data.tokens(kept) + others <= room(budget) {
+            best = Some((kept, parts));
         } else {
             upper = kept - 1;
+            over = Some(parts);
         }
-        kept = data.longest(upper, room(budget), others);
+        kept = longest(&data, upper, room(budget), others);
     }
-    if let Some((kept, others)) = best {
-        return Ok(Fitted {
-            builder: with_data(others, data.into_text(kept)),
+    if let Some((kept, parts)) = best {
+        return Ok(Some(Fitted {
+            builder: parts.into_builder(data.into_data(kept, all)?),
             too_large: None,
-        });
+        }));
     }
     let cut = Cut {
         cap: Some(1),
         budget,
     };
     let (builder, _) = shape.render(Items::Many(all), cut, Cut::NONE)?;
-    Ok(too_large(builder, budget, false))
+    Ok(Some(too_large(builder, budget, false)))
 }
 
-/// The response of `others` (every block but the data block) with `data` as its data block.
-fn with_data(mut others: ResponseBuilder, data: String) -> ResponseBuilder {
-    let mut builder = ResponseBuilder::json_text(data);
-    let (ui, embeds, rules, suggestions) = builder.parts_mut();
-    let (other_ui, other_embeds, other_rules, other_suggestions) = others.parts_mut();
-    std::mem::swap(ui, other_ui);
-    std::mem::swap(embeds, other_embeds);
-    std::mem::swap(rules, other_rules);
-    std::mem::swap(suggestions, other_suggestions);
-    builder
-}
-
-/// A TOON collection (`single` false) or a single value (`single` true): the largest cut whose
-/// response fits, by a search over the cut, each step a full render.
+/// A collection that is not fitted from one write (`single` false) or a single value (`single`
+/// true): the largest cut whose response fits, by a search over the cut, each step a full render.
 ///
 /// A response's tokens grow about linearly with the cut (each kept item adds its own), so each
 /// next cut is aimed where the line through the last two renders meets the budget: a couple of
@@ -341,193 +349,9 @@ fn too_large(builder: ResponseBuilder, budget: usize, single: bool) -> Fitted {
     }
 }
 
-/// The JSON data block of a collection, written item by item: each item's end and the token
-/// tally there, so any prefix's text and estimate is at hand without writing it again.
-///
-/// The tally counts the text in whole blocks as it grows ([`TokenTally::push_blocks`]), so
-/// every byte is counted once and at block speed wherever the items end; an item's saved tally
-/// covers the text up to the last whole block before its end, and the few bytes after it are
-/// counted when that prefix's estimate is asked for.
-struct JsonPrefix {
-    /// `[`, then each item after `\n  ` or `,\n  `, indented one level.
-    text: String,
-    /// The tally of `text[..counted]`.
-    tally: TokenTally,
-    counted: usize,
-    /// Per item written: where it ends in `text`, and `counted` and the tally then.
-    ends: Vec<(usize, usize, TokenTally)>,
-}
-
-/// After this many items the buffer is sized for the items the budget will take.
-const SIZING_SAMPLE: usize = 16;
-
-impl JsonPrefix {
-    fn new() -> Self {
-        JsonPrefix {
-            text: String::from("["),
-            tally: TokenTally::new(),
-            counted: 0,
-            ends: Vec::new(),
-        }
-    }
-
-    /// How many items are written.
-    fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Appends `item` as the collection's next element (wire format §3: two-space indentation),
-    /// written in place one level deep, as the collection writer writes its elements.
-    fn push<T: Model, Ctx: ?Sized>(
-        &mut self,
-        item: &T,
-        shape: &Shape<'_, Ctx>,
-    ) -> Result<(), EncodeError> {
-        self.text.push_str(if self.ends.is_empty() {
-            "\n  "
-        } else {
-            ",\n  "
-        });
-        match shape.mask {
-            None => json::append_element(&mut self.text, item)?,
-            Some(mask) => json::append_element(&mut self.text, &Selected { item, mask })?,
-        }
-        self.counted += self.tally.push_blocks(&self.text[self.counted..]);
-        self.ends.push((self.text.len(), self.counted, self.tally));
-        Ok(())
-    }
-
-    /// Sizes the buffer, once the first items are written, for as many as `room` tokens and
-    /// `most` items allow, by their average: growing it by doubling would copy it about twice.
-    fn reserve_for(&mut self, room: usize, most: usize) {
-        if self.len() != SIZING_SAMPLE {
-            return;
-        }
-        let tokens = self.tokens_so_far().max(1);
-        let items = (room.saturating_mul(SIZING_SAMPLE) / tokens).min(most) + 1;
-        let bytes = (self.text.len() / SIZING_SAMPLE).saturating_mul(items);
-        self.text.reserve(bytes.saturating_sub(self.text.len()));
-    }
-
-    /// At most the estimated tokens of every item written (the bytes after the last whole
-    /// block are not counted yet): enough to see that the items alone are over the budget.
-    fn tokens_so_far(&self) -> usize {
-        self.tally.tokens()
-    }
-
-    /// The data block of the first `kept` items.
-    #[cfg(test)]
-    fn text(&self, kept: usize) -> String {
-        match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
-            None => "[]".to_owned(),
-            Some(&(end, _, _)) => {
-                let mut text = String::with_capacity(end + 2);
-                text.push_str(&self.text[..end]);
-                text.push_str("\n]");
-                text
-            }
-        }
-    }
-
-    /// [`JsonPrefix::text`]`(kept)`, in the buffer the items were written to (no copy).
-    fn into_text(self, kept: usize) -> String {
-        match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
-            None => "[]".to_owned(),
-            Some(&(end, _, _)) => {
-                let mut text = self.text;
-                text.truncate(end);
-                text.push_str("\n]");
-                text
-            }
-        }
-    }
-
-    /// The estimated tokens of [`JsonPrefix::text`]`(kept)`.
-    fn tokens(&self, kept: usize) -> usize {
-        match kept.checked_sub(1).and_then(|last| self.ends.get(last)) {
-            None => estimate("[]"),
-            Some(&(end, counted, mut tally)) => {
-                tally.push(&self.text[counted..end]);
-                tally.push("\n]");
-                tally.tokens()
-            }
-        }
-    }
-
-    /// The longest prefix of at most `upper` items whose data, with `others` tokens of other
-    /// blocks, fits `budget` (0 when none does). Tallies only grow, so this is a binary search.
-    fn longest(&self, upper: usize, budget: usize, others: usize) -> usize {
-        let upper = upper.min(self.len());
-        let fits = |kept: usize| kept == 0 || self.tokens(kept) + others <= budget;
-        let (mut good, mut bad) = (0, upper + 1);
-        while bad - good > 1 {
-            let middle = good + (bad - good) / 2;
-            if fits(middle) {
-                good = middle;
-            } else {
-                bad = middle;
-            }
-        }
-        good
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A hand-written model of two members, one holding line feeds and a nested list.
-    struct Row(u32, &'static str);
-
-    impl serde::Serialize for Row {
-        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            self.serialize_selected(&FieldMask::ALL, serializer)
-        }
-    }
-
-    impl Model for Row {
-        type Field = crate::model::NoField;
-        const NAME: &'static str = "Row";
-        const WIRE_NAMES: &'static [&'static str] = &[];
-
-        fn serialize_selected<S: serde::Serializer>(
-            &self,
-            _: &FieldMask,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            use serde::ser::SerializeStruct;
-            let mut state = serializer.serialize_struct("Row", 3)?;
-            state.serialize_field("id", &self.0)?;
-            state.serialize_field("note", self.1)?;
-            state.serialize_field("tags", &[self.1, "x"])?;
-            state.end()
-        }
-    }
-
-    #[test]
-    fn every_prefix_is_the_json_of_that_many_items_and_its_estimate() {
-        let rows = [Row(1, "a\nb"), Row(2, "</domain_rules>"), Row(3, "")];
-        let shape = Shape {
-            ctx: &(),
-            mask: None,
-            format: Format::Json,
-        };
-        let mut data = JsonPrefix::new();
-        for row in &rows {
-            data.push(row, &shape).unwrap();
-        }
-        for kept in 0..=rows.len() {
-            let whole = json::to_string(&rows[..kept]).unwrap();
-            assert_eq!(data.text(kept), whole);
-            assert_eq!(data.tokens(kept), estimate(&whole));
-        }
-        assert_eq!(data.longest(3, data.tokens(2), 0), 2);
-        assert_eq!(data.longest(3, data.tokens(2) + 5, 5), 2);
-        assert_eq!(data.longest(1, usize::MAX, 0), 1);
-        assert_eq!(data.longest(3, 0, 0), 0);
-        let last = data.text(2);
-        assert_eq!(data.into_text(2), last);
-    }
 
     #[test]
     fn thousands_groups_digits() {

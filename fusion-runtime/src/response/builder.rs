@@ -220,24 +220,13 @@ impl ResponseBuilder {
     /// The estimated tokens of every block but the data block, as [`ResponseBuilder::build`]
     /// writes them (wire format §17.2): what a budget leaves for the data.
     pub(crate) fn other_tokens(&self) -> usize {
-        let ui: usize = self.ui.iter().map(|b| tokens::estimate(&b.render())).sum();
-        let embeds: usize = self.embeds.iter().map(|b| tokens::estimate(b.text())).sum();
-        let hints = if self.hints.is_empty() {
-            0
-        } else {
-            tokens::estimate(&list_block("llm_directives", &self.hints))
-        };
-        let rules = if self.rules.is_empty() {
-            0
-        } else {
-            tokens::estimate(&list_block("domain_rules", self.rules.as_slice()))
-        };
-        let suggestions = if self.suggestions.is_empty() {
-            0
-        } else {
-            tokens::estimate(&suggestions_block(self.suggestions.as_slice()))
-        };
-        ui + embeds + hints + rules + suggestions
+        blocks_tokens(
+            &self.ui,
+            &self.embeds,
+            &self.hints,
+            &self.rules,
+            &self.suggestions,
+        )
     }
 
     /// Writes every block, in the order of wire format §2.2, and returns the response.
@@ -302,6 +291,35 @@ impl From<ResponseBuilder> for ToolResponse {
     }
 }
 
+/// The estimated tokens of the blocks a response writes besides its data block (wire format
+/// §17.2), from their parts.
+pub(crate) fn blocks_tokens(
+    ui: &[UiBlock],
+    embeds: &[EmbedBlock],
+    hints: &[String],
+    rules: &Rules,
+    suggestions: &Suggestions,
+) -> usize {
+    let ui: usize = ui.iter().map(|b| tokens::estimate(&b.render())).sum();
+    let embeds: usize = embeds.iter().map(|b| tokens::estimate(b.text())).sum();
+    let hints = if hints.is_empty() {
+        0
+    } else {
+        tokens::estimate(&list_block("llm_directives", hints))
+    };
+    let rules = if rules.is_empty() {
+        0
+    } else {
+        tokens::estimate(&list_block("domain_rules", rules.as_slice()))
+    };
+    let suggestions = if suggestions.is_empty() {
+        0
+    } else {
+        tokens::estimate(&suggestions_block(suggestions.as_slice()))
+    };
+    ui + embeds + hints + rules + suggestions
+}
+
 /// `first` then `then`, reusing `then` when `first` is empty.
 fn append<T>(mut first: Vec<T>, then: Vec<T>) -> Vec<T> {
     if first.is_empty() {
@@ -344,10 +362,14 @@ pub(crate) fn toon_presented_all<T: Model>(
     let view = json::to_string(&Rows { items, members })?;
     let text = toon::table::encode_rows(items, members, &ToonOptions::pipe())
         .map_err(EncodeError::from)?;
-    Ok(ResponseBuilder::from_data(
-        text,
-        ViewData::ToonJson(view, OnceLock::new()),
-    ))
+    Ok(toon_presented_text(text, view))
+}
+
+/// The TOON data block `text` of a presented collection whose wire value's JSON is `view` (see
+/// [`toon_presented_all`]), written elsewhere (fitting a collection to a budget writes the
+/// table row by row).
+pub(crate) fn toon_presented_text(text: String, view: String) -> ResponseBuilder {
+    ResponseBuilder::from_data(text, ViewData::ToonJson(view, OnceLock::new()))
 }
 
 /// How wire format §11.1 names a JSON value that is not an object.

@@ -92,6 +92,13 @@ thread_local! {
 }
 
 impl<T> DedupList<T> {
+    /// Keeps the first `len` entries (all when there are fewer): the list as it was when it
+    /// held `len`.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.items.truncate(len);
+        self.index.forget_from(len);
+    }
+
     /// The entries, in insertion order.
     pub fn as_slice(&self) -> &[T] {
         &self.items
@@ -142,6 +149,15 @@ impl DedupIndex {
             self.index = Some(index);
         }
         true
+    }
+}
+
+impl DedupIndex {
+    /// Forgets the entries from position `len` on (the list was cut there).
+    fn forget_from(&mut self, len: usize) {
+        if let Some(index) = &mut self.index {
+            index.positions.retain(|_, at| *at < len);
+        }
     }
 }
 

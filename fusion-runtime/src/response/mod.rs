@@ -28,7 +28,9 @@ mod wrap;
 
 pub(crate) use blocks::{EmbedBlock, EmbedKind};
 pub use builder::{ResponseBuilder, StructuredError};
-pub(crate) use builder::{toon_presented_all, toon_presented_one};
+pub(crate) use builder::{
+    blocks_tokens, toon_presented_all, toon_presented_one, toon_presented_text,
+};
 pub use envelope::{Severity, ToolError};
 pub use format::Format;
 pub(crate) use lists::DedupIndex;

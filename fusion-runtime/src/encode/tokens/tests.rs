@@ -60,11 +60,11 @@ fn a_pair_is_the_weighted_counts_of_its_second_character() {
     // A word's first letter: the letter and a run start; the next: the letter only.
     assert_eq!(pair(SPACE, LOWER), WEIGHTS.character[1] + WEIGHTS.run[1]);
     assert_eq!(pair(LOWER, LOWER), WEIGHTS.character[1]);
-    // Case does not cut a word; a capital after a mark is a name.
+    // Case does not cut a word; an accented letter after an ASCII one weighs more.
     assert_eq!(pair(LOWER, UPPER), WEIGHTS.character[2]);
     assert_eq!(
-        pair(MARK, UPPER),
-        WEIGHTS.character[2] + WEIGHTS.run[2] + WEIGHTS.name
+        pair(UPPER, ALPHABETIC),
+        WEIGHTS.character[usize::from(ALPHABETIC)] + WEIGHTS.mixed
     );
     // The start counts as much as anything before a character, or more (adding parts).
     for row in &PAIR {

@@ -130,52 +130,14 @@ fn table<T: Model>(items: &[T], members: Members<'_>, options: &ToonOptions) -> 
     if items.is_empty() {
         return Some("[]".to_owned()); // wire format §9.9: the empty root list.
     }
-    let names: Vec<&'static str> = T::WIRE_NAMES
-        .iter()
-        .enumerate()
-        .filter_map(|(index, name)| members.contains(index).then_some(*name))
-        .collect();
-    // Rows of no members are empty objects, which no table holds; duplicate names are an error
-    // the generic encoder reports.
-    if names.is_empty() || has_duplicates(&names) {
-        return None;
-    }
-    let delimiter = options.delimiter();
+    let rows = TableRows::new::<T>(members, options)?;
     let mut out = String::with_capacity(64);
-    out.push('[');
-    quote::push_integer(&mut out, items.len());
-    match delimiter {
-        Delimiter::Comma => {}
-        Delimiter::Tab => out.push('\t'),
-        Delimiter::Pipe => out.push('|'),
-    }
-    out.push_str("]{");
-    for (i, name) in names.iter().enumerate() {
-        if i > 0 {
-            out.push(delimiter.as_char());
-        }
-        quote::push_key(&mut out, name);
-    }
-    out.push_str("}:");
-
-    // Every row starts with an LF and one indentation step (depth 1).
-    let mut line_start = String::with_capacity(options.indent() + 1);
-    line_start.push('\n');
-    line_start.extend(std::iter::repeat_n(' ', options.indent()));
-    let delimiter = delimiter.as_byte();
+    rows.push_header(&mut out, items.len());
     for (i, item) in items.iter().enumerate() {
         let before = out.len();
-        out.push_str(&line_start);
-        members
-            .write(
-                item,
-                RowSerializer {
-                    out: &mut out,
-                    names: &names,
-                    delimiter,
-                },
-            )
-            .ok()?;
+        if !rows.push_row(&mut out, item) {
+            return None;
+        }
         if i == 0 {
             // Size the rest of the table on the first row: one allocation instead of a
             // doubling series that copies the text again at each step.
@@ -184,6 +146,77 @@ fn table<T: Model>(items: &[T], members: Members<'_>, options: &ToonOptions) -> 
         }
     }
     Some(out)
+}
+
+/// How a table of a model is written: its header's names and each row, so that a table can
+/// also be grown one row at a time and its header, which holds the row count, written for the
+/// rows kept (fitting a TOON collection to a budget, wire format §17.3).
+pub(crate) struct TableRows<'a> {
+    names: Vec<&'static str>,
+    members: Members<'a>,
+    delimiter: Delimiter,
+    /// A line break and one indentation step (depth 1): what starts every row.
+    line_start: String,
+}
+
+impl<'a> TableRows<'a> {
+    /// The table form of `T` with `members`, or `None` when no table holds it: rows of no
+    /// members are empty objects, and duplicate names are an error the generic encoder reports.
+    pub(crate) fn new<T: Model>(members: Members<'a>, options: &ToonOptions) -> Option<Self> {
+        let names: Vec<&'static str> = T::WIRE_NAMES
+            .iter()
+            .enumerate()
+            .filter_map(|(index, name)| members.contains(index).then_some(*name))
+            .collect();
+        if names.is_empty() || has_duplicates(&names) || options.indent() == 0 {
+            return None;
+        }
+        let mut line_start = String::with_capacity(options.indent() + 1);
+        line_start.push('\n');
+        line_start.extend(std::iter::repeat_n(' ', options.indent()));
+        Some(TableRows {
+            names,
+            members,
+            delimiter: options.delimiter(),
+            line_start,
+        })
+    }
+
+    /// Appends the header of a table of `rows` rows: `[N|]{names}:` (the delimiter shown when
+    /// it is not a comma). It ends in `:` whatever the count.
+    pub(crate) fn push_header(&self, out: &mut String, rows: usize) {
+        out.push('[');
+        quote::push_integer(out, rows);
+        match self.delimiter {
+            Delimiter::Comma => {}
+            Delimiter::Tab => out.push('\t'),
+            Delimiter::Pipe => out.push('|'),
+        }
+        out.push_str("]{");
+        for (i, name) in self.names.iter().enumerate() {
+            if i > 0 {
+                out.push(self.delimiter.as_char());
+            }
+            quote::push_key(out, name);
+        }
+        out.push_str("}:");
+    }
+
+    /// Appends `item` as the next row, after its line break and indentation; `false` when it is
+    /// no row of this table (`out` then holds part of it: discard it).
+    pub(crate) fn push_row<T: Model>(&self, out: &mut String, item: &T) -> bool {
+        out.push_str(&self.line_start);
+        self.members
+            .write(
+                item,
+                RowSerializer {
+                    out,
+                    names: &self.names,
+                    delimiter: self.delimiter.as_byte(),
+                },
+            )
+            .is_ok()
+    }
 }
 
 /// Whether two of `names` are equal; a model has a handful of members.

@@ -13,9 +13,7 @@ use std::arch::x86_64::{
     _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_sub_epi8,
 };
 
-use super::super::{
-    BLOCK, DIGIT, LOWER, MARK, NEWLINE, SPACE, START, TokenTally, UPPER, WEIGHTS, group,
-};
+use super::super::{BLOCK, DIGIT, LOWER, MARK, NEWLINE, SPACE, TokenTally, UPPER, WEIGHTS, group};
 
 // The block counts letter runs without their case: the weights must agree.
 const _: () = assert!(WEIGHTS.run[LOWER as usize] == WEIGHTS.run[UPPER as usize]);
@@ -33,7 +31,6 @@ struct Counts {
     digit_runs: u64,
     mark_runs: u64,
     space_runs: u64,
-    names: u64,
 }
 
 impl Counts {
@@ -51,7 +48,6 @@ impl Counts {
             + self.digit_runs * run(DIGIT)
             + self.mark_runs * run(MARK)
             + self.space_runs * run(SPACE)
-            + self.names * u64::from(WEIGHTS.name)
     }
 }
 
@@ -147,8 +143,6 @@ struct Carry {
     digit: u64,
     mark: u64,
     space: u64,
-    /// A mark, a line break or the start: a capital after it is a name.
-    name: u64,
 }
 
 impl Carry {
@@ -160,7 +154,6 @@ impl Carry {
             digit: u64::from(last == DIGIT),
             mark: u64::from(last == MARK),
             space: u64::from(last == SPACE),
-            name: u64::from(matches!(last, MARK | NEWLINE | START)),
         }
     }
 }
@@ -178,7 +171,6 @@ fn count(masks: &Masks, carry: Carry, counts: &mut Counts) -> Carry {
     } = *masks;
     let letter = lower | upper;
     let mark = !(letter | digit | space | newline);
-    let after_mark = mark | newline;
     // The mask of the byte before each byte: shifted by one, the carried bit in front.
     let before = |mask: u64, carried: u64| (mask << 1) | carried;
     let ones = |mask: u64| u64::from(mask.count_ones());
@@ -192,13 +184,11 @@ fn count(masks: &Masks, carry: Carry, counts: &mut Counts) -> Carry {
     counts.digit_runs += ones(digit & !before(digit, carry.digit));
     counts.mark_runs += ones(mark & !before(mark, carry.mark));
     counts.space_runs += ones(space & !before(space, carry.space));
-    counts.names += ones(upper & before(after_mark, carry.name));
     Carry {
         letter: letter >> 63,
         digit: digit >> 63,
         mark: mark >> 63,
         space: space >> 63,
-        name: after_mark >> 63,
     }
 }
 

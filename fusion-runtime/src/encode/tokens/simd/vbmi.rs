@@ -1,8 +1,7 @@
 //! AVX-512 with VBMI: a plain block's 64 bytes are looked up in a 128-byte table of their classes
 //! (one permute of two registers), the class of the byte before each moved in by another, and
-//! each pair's weight looked up in two 64-byte tables of [`pair`] (a class is 3 bits, a pair 6;
-//! one table of the weights' low bytes, one of their high bytes); the bytes are summed eight at a
-//! time. About fifteen instructions a block.
+//! each pair's weight looked up in a 64-byte table of [`pair`] (a class is 3 bits, a pair 6);
+//! the weights, a byte each, are summed eight at a time. About a dozen instructions a block.
 
 #![allow(
     unsafe_code,
@@ -42,10 +41,10 @@ const fn class_of(code: u8) -> u8 {
     if code == OTHER { SYMBOL } else { code }
 }
 
-/// The weight of each pair of codes, at `last * 8 + next`: its low bytes, then its high bytes
-/// (a byte permute looks up bytes).
-static PAIRS: [[u8; 64]; 2] = {
-    let mut table = [[0; 64]; 2];
+/// The weight of each pair of codes, at `last * 8 + next`, one byte each (the weights are
+/// fitted so that every pair before an ASCII character fits one).
+static PAIRS: [u8; 64] = {
+    let mut table = [0; 64];
     let mut index = 0;
     while index < 64 {
         #[allow(
@@ -53,9 +52,11 @@ static PAIRS: [[u8; 64]; 2] = {
             reason = "the index stays below 64, a valid `u8`"
         )]
         let (last, next) = (index as u8 / 8, index as u8 % 8);
-        let [low, high] = pair(class_of(last), class_of(next)).to_le_bytes();
-        table[0][index] = low;
-        table[1][index] = high;
+        let units = pair(class_of(last), class_of(next));
+        assert!(units <= 255, "a pair's weight fits a byte");
+        #[allow(clippy::cast_possible_truncation, reason = "asserted just above")]
+        let byte = units as u8;
+        table[index] = byte;
         index += 1;
     }
     table
@@ -93,16 +94,15 @@ fn table(bytes: &[u8]) -> __m512i {
 #[target_feature(enable = "avx512bw,avx512vbmi")]
 pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     let (classes_low, classes_high) = (table(&ASCII_CLASS[..64]), table(&ASCII_CLASS[64..]));
-    let (pairs_low, pairs_high) = (table(&PAIRS[0]), table(&PAIRS[1]));
-    let before_index = table(&BEFORE);
+    let (pairs, before_index) = (table(&PAIRS), table(&BEFORE));
     let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
     let (newline, space) = (byte(b'\n'), byte(0x20));
     let zero = _mm512_setzero_si512();
     // The codes of the last block (only its byte 63 is read), and whether it was plain.
     let mut last = byte(code(tally.last));
     let mut plain = false;
-    // The sums of the weights' low and high bytes, eight 64-bit lanes each.
-    let (mut low_sums, mut high_sums) = (zero, zero);
+    // The sums of the weights, eight 64-bit lanes.
+    let mut sums = zero;
     let mut at = 0;
     while at + BLOCK <= end {
         let x = table(&bytes[at..at + BLOCK]);
@@ -122,10 +122,8 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
         let codes = _mm512_permutex2var_epi8(classes_low, x, classes_high);
         let before = _mm512_permutex2var_epi8(last, before_index, codes);
         let pair_index = _mm512_add_epi8(_mm512_slli_epi16::<3>(before), codes);
-        let low = _mm512_permutexvar_epi8(pair_index, pairs_low);
-        let high = _mm512_permutexvar_epi8(pair_index, pairs_high);
-        low_sums = _mm512_add_epi64(low_sums, _mm512_sad_epu8(low, zero));
-        high_sums = _mm512_add_epi64(high_sums, _mm512_sad_epu8(high, zero));
+        let weights = _mm512_permutexvar_epi8(pair_index, pairs);
+        sums = _mm512_add_epi64(sums, _mm512_sad_epu8(weights, zero));
         last = codes;
         plain = true;
         at += BLOCK;
@@ -133,11 +131,7 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     if plain {
         tally.last = last_code(last);
     }
-    let (low, high) = (
-        _mm512_reduce_add_epi64(low_sums).cast_unsigned(),
-        _mm512_reduce_add_epi64(high_sums).cast_unsigned(),
-    );
-    tally.units += low + (high << 8);
+    tally.units += _mm512_reduce_add_epi64(sums).cast_unsigned();
     at
 }
 

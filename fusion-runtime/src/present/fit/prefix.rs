@@ -1,0 +1,396 @@
+//! A collection's data block grown item by item, for the prefix search of [`super`]: the JSON
+//! list or the TOON table, each item written once, in place, and its tokens counted as it is
+//! appended, so that the data block of any prefix, and its estimate, is at hand without
+//! writing anything again.
+//!
+//! The tally counts the text in whole blocks as it grows ([`TokenTally::push_blocks`]), so
+//! every byte is counted once and at block speed wherever the items end; an item's saved tally
+//! covers the text up to the last whole block before its end, and the few bytes after it are
+//! counted when that prefix's estimate is asked for.
+
+use super::super::engine::{Selected, Shape};
+use crate::encode::tokens::{TokenTally, estimate};
+#[cfg(test)]
+use crate::encode::toon;
+use crate::encode::toon::ToonOptions;
+use crate::encode::toon::table::{Members, Rows, TableRows};
+use crate::encode::{EncodeError, json};
+use crate::model::Model;
+use crate::response::{ResponseBuilder, toon_presented_text};
+
+/// A data block grown item by item.
+pub(super) trait DataPrefix<T> {
+    /// How many items are written.
+    fn len(&self) -> usize;
+
+    /// Appends the next item; `false` when it cannot be (a TOON row that is no row of the table:
+    /// the collection is then fitted by full renders).
+    fn push(&mut self, item: &T) -> Result<bool, EncodeError>;
+
+    /// At most the estimated tokens of the data block of every item written (the bytes after
+    /// the last whole block are not counted yet): enough to see that the items alone are over
+    /// the budget.
+    fn tokens_so_far(&self) -> usize;
+
+    /// The estimated tokens of the data block of the first `kept` items (`kept` ≥ 1).
+    fn tokens(&self, kept: usize) -> usize;
+
+    /// Sizes the buffers, once the first items are written, for as many items as `room` tokens
+    /// and `most` items allow: growing them by doubling would copy them about twice.
+    fn reserve_for(&mut self, room: usize, most: usize);
+
+    /// The data block of the first `kept` items (`kept` ≥ 1), of `all` the items written.
+    fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError>;
+}
+
+/// The longest prefix of at most `upper` items whose data, with `others` tokens of other
+/// blocks, fits `budget` (0 when none does). Tallies only grow, so this is a binary search.
+pub(super) fn longest<T>(
+    data: &impl DataPrefix<T>,
+    upper: usize,
+    budget: usize,
+    others: usize,
+) -> usize {
+    let upper = upper.min(data.len());
+    let fits = |kept: usize| kept == 0 || data.tokens(kept) + others <= budget;
+    let (mut good, mut bad) = (0, upper + 1);
+    while bad - good > 1 {
+        let middle = good + (bad - good) / 2;
+        if fits(middle) {
+            good = middle;
+        } else {
+            bad = middle;
+        }
+    }
+    good
+}
+
+/// After this many items the buffers are sized for the items the budget will take.
+const SIZING_SAMPLE: usize = 16;
+
+/// Text grown item by item and its tally: per item, where it ends, and how far the tally had
+/// counted then, with the tally there.
+struct Tallied {
+    text: String,
+    /// The tally of `text[..counted]`.
+    tally: TokenTally,
+    counted: usize,
+    ends: Vec<(usize, usize, TokenTally)>,
+}
+
+impl Tallied {
+    fn new(text: String, tally: TokenTally) -> Self {
+        Tallied {
+            text,
+            tally,
+            counted: 0,
+            ends: Vec::new(),
+        }
+    }
+
+    /// Counts the whole blocks written since the last item, and records this item's end.
+    fn item_written(&mut self) {
+        self.counted += self.tally.push_blocks(&self.text[self.counted..]);
+        self.ends.push((self.text.len(), self.counted, self.tally));
+    }
+
+    /// The tally of the text up to the end of item `kept` (≥ 1), and where that end is.
+    fn at(&self, kept: usize) -> (TokenTally, usize) {
+        let (end, counted, mut tally) = self.ends[kept - 1];
+        tally.push(&self.text[counted..end]);
+        (tally, end)
+    }
+
+    fn reserve_for(&mut self, room: usize, most: usize) {
+        if self.ends.len() != SIZING_SAMPLE {
+            return;
+        }
+        let tokens = self.tally.tokens().max(1);
+        let items = (room.saturating_mul(SIZING_SAMPLE) / tokens).min(most) + 1;
+        let bytes = (self.text.len() / SIZING_SAMPLE).saturating_mul(items);
+        self.text.reserve(bytes.saturating_sub(self.text.len()));
+        self.ends.reserve(items.saturating_sub(self.ends.len()));
+    }
+}
+
+/// The JSON data block (wire format §3): `[`, then each item after `\n  ` or `,\n  `, indented
+/// one level, as the collection writer writes its elements; `\n]` closes a prefix.
+pub(super) struct JsonPrefix<'s, 'c, Ctx: ?Sized> {
+    shape: &'s Shape<'c, Ctx>,
+    counted: Tallied,
+}
+
+impl<'s, 'c, Ctx: ?Sized> JsonPrefix<'s, 'c, Ctx> {
+    pub(super) fn new(shape: &'s Shape<'c, Ctx>) -> Self {
+        JsonPrefix {
+            shape,
+            counted: Tallied::new(String::from("["), TokenTally::new()),
+        }
+    }
+
+    /// The data block of the first `kept` items.
+    #[cfg(test)]
+    pub(super) fn text(&self, kept: usize) -> String {
+        if kept == 0 {
+            return "[]".to_owned();
+        }
+        let (_, end) = self.counted.at(kept);
+        format!("{}\n]", &self.counted.text[..end])
+    }
+}
+
+impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
+    fn len(&self) -> usize {
+        self.counted.ends.len()
+    }
+
+    fn push(&mut self, item: &T) -> Result<bool, EncodeError> {
+        let text = &mut self.counted.text;
+        text.push_str(if self.counted.ends.is_empty() {
+            "\n  "
+        } else {
+            ",\n  "
+        });
+        match self.shape.mask {
+            None => json::append_element(text, item)?,
+            Some(mask) => json::append_element(text, &Selected { item, mask })?,
+        }
+        self.counted.item_written();
+        Ok(true)
+    }
+
+    fn tokens_so_far(&self) -> usize {
+        self.counted.tally.tokens()
+    }
+
+    fn tokens(&self, kept: usize) -> usize {
+        if kept == 0 {
+            return estimate("[]");
+        }
+        let (mut tally, _) = self.counted.at(kept);
+        tally.push("\n]");
+        tally.tokens()
+    }
+
+    fn reserve_for(&mut self, room: usize, most: usize) {
+        self.counted.reserve_for(room, most);
+    }
+
+    /// In the buffer the items were written to (no copy).
+    fn into_data(self, kept: usize, _: &[T]) -> Result<ResponseBuilder, EncodeError> {
+        let (_, end) = self.counted.at(kept);
+        let mut text = self.counted.text;
+        text.truncate(end);
+        text.push_str("\n]");
+        Ok(ResponseBuilder::json_text(text))
+    }
+}
+
+/// The TOON table of a presented collection (wire format §9): the rows, each after its line
+/// break and indentation, counted after a header; the header, which holds the row count, is
+/// written for the prefix chosen (it ends in `:` whatever the count, so the rows' tally holds
+/// after any header).
+pub(super) struct ToonPrefix<'m> {
+    rows: TableRows<'m>,
+    members: Members<'m>,
+    counted: Tallied,
+}
+
+impl<'m> ToonPrefix<'m> {
+    /// The table of `T`'s rows with the members `shape` selects; `None` when no table holds
+    /// them (their TOON is then the generic encoding).
+    pub(super) fn new<T: Model, Ctx: ?Sized>(shape: &Shape<'m, Ctx>) -> Option<Self> {
+        let members = shape.mask.map_or(Members::Every, Members::Selected);
+        let rows = TableRows::new::<T>(members, &ToonOptions::pipe())?;
+        Some(ToonPrefix {
+            rows,
+            members,
+            counted: Tallied::new(String::new(), TokenTally::after(":")),
+        })
+    }
+
+    fn header(&self, kept: usize) -> String {
+        let mut header = String::with_capacity(64);
+        self.rows.push_header(&mut header, kept);
+        header
+    }
+}
+
+impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
+    fn len(&self) -> usize {
+        self.counted.ends.len()
+    }
+
+    fn push(&mut self, item: &T) -> Result<bool, EncodeError> {
+        if !self.rows.push_row(&mut self.counted.text, item) {
+            return Ok(false);
+        }
+        self.counted.item_written();
+        Ok(true)
+    }
+
+    fn tokens_so_far(&self) -> usize {
+        self.counted.tally.tokens()
+    }
+
+    fn tokens(&self, kept: usize) -> usize {
+        if kept == 0 {
+            return estimate("[]");
+        }
+        let mut header = TokenTally::new();
+        header.push(&self.header(kept));
+        let (rows, _) = self.counted.at(kept);
+        header.then(rows).tokens()
+    }
+
+    fn reserve_for(&mut self, room: usize, most: usize) {
+        self.counted.reserve_for(room, most);
+    }
+
+    /// The header, then the kept rows; the view, as a presented TOON collection's, is the JSON
+    /// of the kept items.
+    fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError> {
+        let (_, end) = self.counted.at(kept);
+        let mut text = self.header(kept);
+        text.push_str(&self.counted.text[..end]);
+        let view = json::to_string(&Rows {
+            items: &all[..kept],
+            members: self.members,
+        })?;
+        Ok(toon_presented_text(text, view))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::FieldMask;
+    use crate::response::Format;
+
+    /// A hand-written model of three members, one holding line feeds and one a nested list
+    /// (no TOON table row).
+    struct Row(u32, &'static str);
+
+    impl serde::Serialize for Row {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.serialize_selected(&FieldMask::ALL, serializer)
+        }
+    }
+
+    impl Model for Row {
+        type Field = crate::model::NoField;
+        const NAME: &'static str = "Row";
+        const WIRE_NAMES: &'static [&'static str] = &["id", "note", "tags"];
+
+        fn serialize_selected<S: serde::Serializer>(
+            &self,
+            _: &FieldMask,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut state = serializer.serialize_struct("Row", 3)?;
+            state.serialize_field("id", &self.0)?;
+            state.serialize_field("note", self.1)?;
+            state.serialize_field("tags", &[self.1, "x"])?;
+            state.end()
+        }
+    }
+
+    /// A hand-written model of two primitive members: a TOON table row.
+    struct Cell(u32, &'static str);
+
+    impl serde::Serialize for Cell {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.serialize_selected(&FieldMask::ALL, serializer)
+        }
+    }
+
+    impl Model for Cell {
+        type Field = crate::model::NoField;
+        const NAME: &'static str = "Cell";
+        const WIRE_NAMES: &'static [&'static str] = &["id", "note"];
+
+        fn serialize_selected<S: serde::Serializer>(
+            &self,
+            _: &FieldMask,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut state = serializer.serialize_struct("Cell", 2)?;
+            state.serialize_field("id", &self.0)?;
+            state.serialize_field("note", self.1)?;
+            state.end()
+        }
+    }
+
+    fn shape(format: Format) -> Shape<'static, ()> {
+        Shape {
+            ctx: &(),
+            mask: None,
+            format,
+        }
+    }
+
+    /// The data block a prefix's `into_data` holds.
+    fn data_block<T>(data: impl DataPrefix<T>, kept: usize, all: &[T]) -> String {
+        data.into_data(kept, all).unwrap().build().blocks()[0].clone()
+    }
+
+    #[test]
+    fn every_prefix_is_the_json_of_that_many_items_and_its_estimate() {
+        let rows = [Row(1, "a\nb"), Row(2, "</domain_rules>"), Row(3, "")];
+        let shape = shape(Format::Json);
+        let mut data = JsonPrefix::new(&shape);
+        for row in &rows {
+            assert!(data.push(row).unwrap());
+        }
+        for kept in 0..=rows.len() {
+            let whole = json::to_string(&rows[..kept]).unwrap();
+            assert_eq!(data.text(kept), whole);
+            assert_eq!(DataPrefix::<Row>::tokens(&data, kept), estimate(&whole));
+        }
+        let two = DataPrefix::<Row>::tokens(&data, 2);
+        assert_eq!(longest::<Row>(&data, 3, two, 0), 2);
+        assert_eq!(longest::<Row>(&data, 3, two + 5, 5), 2);
+        assert_eq!(longest::<Row>(&data, 1, usize::MAX, 0), 1);
+        assert_eq!(longest::<Row>(&data, 3, 0, 0), 0);
+        let last = data.text(2);
+        assert_eq!(data_block(data, 2, &rows), last);
+    }
+
+    #[test]
+    fn every_prefix_is_the_toon_table_of_that_many_rows_and_its_estimate() {
+        // Long enough for the tally to count whole blocks.
+        let notes = [
+            "a note | with a pipe",
+            "plain",
+            "",
+            "\"quoted\"",
+            "ünïcødé 😬",
+        ];
+        let cells: Vec<Cell> = (0..40).map(|i| Cell(i, notes[i as usize % 5])).collect();
+        let shape = shape(Format::Toon);
+        let mut data = ToonPrefix::new::<Cell, ()>(&shape).expect("a table");
+        for cell in &cells {
+            assert!(data.push(cell).unwrap());
+        }
+        let table = |kept: usize| {
+            toon::table::encode_rows(&cells[..kept], Members::Every, &ToonOptions::pipe()).unwrap()
+        };
+        for kept in 1..=cells.len() {
+            assert_eq!(
+                DataPrefix::<Cell>::tokens(&data, kept),
+                estimate(&table(kept)),
+                "{kept}"
+            );
+        }
+        assert_eq!(data_block(data, 17, &cells), table(17));
+    }
+
+    #[test]
+    fn a_row_that_is_no_table_row_stops_the_toon_prefix() {
+        let shape = shape(Format::Toon);
+        let mut data = ToonPrefix::new::<Row, ()>(&shape).expect("a header");
+        assert!(!data.push(&Row(1, "x")).unwrap());
+    }
+}
