@@ -466,3 +466,56 @@ mod peers {
         }
     }
 }
+
+/// A model with blocks of every kind that depend on the items kept: item rules and suggestions,
+/// collection rules and suggestions that count them, and a collection UI.
+#[derive(Presenter, Clone, Debug)]
+#[rule(when = Self::is_flagged, text = "Entry {id} is flagged.")]
+#[suggest(tool = "entries.open", reason = "Open entry {id}", when = Self::is_flagged)]
+#[collection_rule("{n} entries shown.")]
+#[collection_suggest(tool = "entries.export", reason = "Export the {n} entries")]
+#[collection_ui(table(id, note))]
+struct Entry {
+    id: u32,
+    note: String,
+    flagged: bool,
+}
+
+impl Entry {
+    fn is_flagged(&self) -> bool {
+        self.flagged
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// A fitted collection's blocks are those of presenting the items it keeps, the budget's
+    /// summary first among the UI: every block that depends on the items is made for the kept
+    /// ones, however many prefixes the fit tried (wire format §17.3).
+    #[test]
+    fn a_fitted_collection_has_the_blocks_of_the_items_it_keeps(
+        notes in prop::collection::vec(prop::collection::vec(prop::sample::select(WORDS), 0..8), 1..60),
+        flagged in prop::collection::vec(any::<bool>(), 60),
+        budget in 100usize..3_000,
+    ) {
+        let all: Vec<Entry> = notes
+            .iter()
+            .enumerate()
+            .map(|(index, note)| Entry { id: u32::try_from(index).unwrap(), note: note.join(" "), flagged: flagged[index] })
+            .collect();
+        let response = Entry::present_all(&all).max_tokens(budget).build().unwrap();
+        if response.is_error() == Some(true) {
+            return Ok(());
+        }
+        let kept = kept_ids(&response).len();
+        let plain = Entry::present_all(&all[..kept]).build().unwrap();
+        let fitted: Vec<&String> = response
+            .blocks()
+            .iter()
+            .filter(|block| !block.contains("Dataset truncated"))
+            .collect();
+        let plain: Vec<&String> = plain.blocks().iter().collect();
+        prop_assert_eq!(fitted, plain);
+    }
+}
