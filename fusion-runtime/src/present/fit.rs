@@ -159,14 +159,8 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
             too_large(builder, budget, false)
         }));
     }
-    for item in &all[..by_limit] {
-        if !data.push(item)? {
-            return Ok(None);
-        }
-        if data.tokens_so_far() > room(budget) {
-            break;
-        }
-        data.reserve_for(room(budget), by_limit);
+    if !data.write(&all[..by_limit], room(budget))? {
+        return Ok(None);
     }
     // No prefix longer than `upper` fits; `best` is the longest one seen to fit, with its other
     // blocks; `over` the other blocks of the last prefix seen not to fit, which a shorter

@@ -8,6 +8,8 @@
 //! covers the text up to the last whole block before its end, and the few bytes after it are
 //! counted when that prefix's estimate is asked for.
 
+use std::cell::Cell;
+
 use super::super::engine::{Selected, Shape};
 use crate::encode::tokens::{TokenTally, estimate};
 #[cfg(test)]
@@ -23,21 +25,14 @@ pub(super) trait DataPrefix<T> {
     /// How many items are written.
     fn len(&self) -> usize;
 
-    /// Appends the next item; `false` when it cannot be (a TOON row that is no row of the table:
-    /// the collection is then fitted by full renders).
-    fn push(&mut self, item: &T) -> Result<bool, EncodeError>;
-
-    /// At most the estimated tokens of the data block of every item written (the bytes after
-    /// the last whole block are not counted yet): enough to see that the items alone are over
-    /// the budget.
-    fn tokens_so_far(&self) -> usize;
+    /// Appends `items` one by one while the items alone are within `room` tokens (writing
+    /// stops at the first past it), sizing the buffers on the way; `false` when an item cannot
+    /// be written so (a TOON row that is no row of the table: the collection is then fitted by
+    /// full renders).
+    fn write(&mut self, items: &[T], room: usize) -> Result<bool, EncodeError>;
 
     /// The estimated tokens of the data block of the first `kept` items (`kept` ≥ 1).
     fn tokens(&self, kept: usize) -> usize;
-
-    /// Sizes the buffers, once the first items are written, for as many items as `room` tokens
-    /// and `most` items allow: growing them by doubling would copy them about twice.
-    fn reserve_for(&mut self, room: usize, most: usize);
 
     /// The data block of the first `kept` items (`kept` ≥ 1), of `all` the items written.
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError>;
@@ -76,6 +71,9 @@ struct Tallied {
     tally: TokenTally,
     counted: usize,
     ends: Vec<(usize, usize, TokenTally)>,
+    /// Per item, once asked for: the tally up to its end (the prefix search asks for the same
+    /// prefixes in each round).
+    known: Vec<Cell<Option<TokenTally>>>,
 }
 
 impl Tallied {
@@ -85,6 +83,7 @@ impl Tallied {
             tally,
             counted: 0,
             ends: Vec::new(),
+            known: Vec::new(),
         }
     }
 
@@ -92,15 +91,29 @@ impl Tallied {
     fn item_written(&mut self) {
         self.counted += self.tally.push_blocks(&self.text[self.counted..]);
         self.ends.push((self.text.len(), self.counted, self.tally));
+        self.known.push(Cell::new(None));
     }
 
     /// The tally of the text up to the end of item `kept` (≥ 1), and where that end is.
     fn at(&self, kept: usize) -> (TokenTally, usize) {
         let (end, counted, mut tally) = self.ends[kept - 1];
+        let known = &self.known[kept - 1];
+        if let Some(tally) = known.get() {
+            return (tally, end);
+        }
         tally.push(&self.text[counted..end]);
+        known.set(Some(tally));
         (tally, end)
     }
 
+    /// At most the estimated tokens of every item written (the bytes after the last whole block
+    /// are not counted yet): enough to see that the items alone are over a budget.
+    fn tokens_so_far(&self) -> usize {
+        self.tally.tokens()
+    }
+
+    /// Sizes the buffers, once the first items are written, for as many items as `room` tokens
+    /// and `most` items allow: growing them by doubling would copy them about twice.
     fn reserve_for(&mut self, room: usize, most: usize) {
         if self.ends.len() != SIZING_SAMPLE {
             return;
@@ -110,6 +123,7 @@ impl Tallied {
         let bytes = (self.text.len() / SIZING_SAMPLE).saturating_mul(items);
         self.text.reserve(bytes.saturating_sub(self.text.len()));
         self.ends.reserve(items.saturating_sub(self.ends.len()));
+        self.known.reserve(items.saturating_sub(self.known.len()));
     }
 }
 
@@ -144,23 +158,29 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
         self.counted.ends.len()
     }
 
-    fn push(&mut self, item: &T) -> Result<bool, EncodeError> {
-        let text = &mut self.counted.text;
-        text.push_str(if self.counted.ends.is_empty() {
-            "\n  "
-        } else {
-            ",\n  "
-        });
-        match self.shape.mask {
-            None => json::append_element(text, item)?,
-            Some(mask) => json::append_element(text, &Selected { item, mask })?,
-        }
-        self.counted.item_written();
-        Ok(true)
-    }
-
-    fn tokens_so_far(&self) -> usize {
-        self.counted.tally.tokens()
+    fn write(&mut self, items: &[T], room: usize) -> Result<bool, EncodeError> {
+        let mask = self.shape.mask;
+        let counted = &mut self.counted;
+        json::with_elements(|elements| {
+            for item in items {
+                let text = &mut counted.text;
+                text.push_str(if counted.ends.is_empty() {
+                    "\n  "
+                } else {
+                    ",\n  "
+                });
+                match mask {
+                    None => elements.append(text, item)?,
+                    Some(mask) => elements.append(text, &Selected { item, mask })?,
+                }
+                counted.item_written();
+                if counted.tokens_so_far() > room {
+                    break;
+                }
+                counted.reserve_for(room, items.len());
+            }
+            Ok(true)
+        })
     }
 
     fn tokens(&self, kept: usize) -> usize {
@@ -170,10 +190,6 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
         let (mut tally, _) = self.counted.at(kept);
         tally.push("\n]");
         tally.tokens()
-    }
-
-    fn reserve_for(&mut self, room: usize, most: usize) {
-        self.counted.reserve_for(room, most);
     }
 
     /// In the buffer the items were written to (no copy).
@@ -221,16 +237,18 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
         self.counted.ends.len()
     }
 
-    fn push(&mut self, item: &T) -> Result<bool, EncodeError> {
-        if !self.rows.push_row(&mut self.counted.text, item) {
-            return Ok(false);
+    fn write(&mut self, items: &[T], room: usize) -> Result<bool, EncodeError> {
+        for item in items {
+            if !self.rows.push_row(&mut self.counted.text, item) {
+                return Ok(false);
+            }
+            self.counted.item_written();
+            if self.counted.tokens_so_far() > room {
+                break;
+            }
+            self.counted.reserve_for(room, items.len());
         }
-        self.counted.item_written();
         Ok(true)
-    }
-
-    fn tokens_so_far(&self) -> usize {
-        self.counted.tally.tokens()
     }
 
     fn tokens(&self, kept: usize) -> usize {
@@ -241,10 +259,6 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
         header.push(&self.header(kept));
         let (rows, _) = self.counted.at(kept);
         header.then(rows).tokens()
-    }
-
-    fn reserve_for(&mut self, room: usize, most: usize) {
-        self.counted.reserve_for(room, most);
     }
 
     /// The header, then the kept rows; the view, as a presented TOON collection's, is the JSON
@@ -341,9 +355,7 @@ mod tests {
         let rows = [Row(1, "a\nb"), Row(2, "</domain_rules>"), Row(3, "")];
         let shape = shape(Format::Json);
         let mut data = JsonPrefix::new(&shape);
-        for row in &rows {
-            assert!(data.push(row).unwrap());
-        }
+        assert!(data.write(&rows, usize::MAX).unwrap());
         for kept in 0..=rows.len() {
             let whole = json::to_string(&rows[..kept]).unwrap();
             assert_eq!(data.text(kept), whole);
@@ -371,9 +383,7 @@ mod tests {
         let cells: Vec<Cell> = (0..40).map(|i| Cell(i, notes[i as usize % 5])).collect();
         let shape = shape(Format::Toon);
         let mut data = ToonPrefix::new::<Cell, ()>(&shape).expect("a table");
-        for cell in &cells {
-            assert!(data.push(cell).unwrap());
-        }
+        assert!(data.write(&cells, usize::MAX).unwrap());
         let table = |kept: usize| {
             toon::table::encode_rows(&cells[..kept], Members::Every, &ToonOptions::pipe()).unwrap()
         };
@@ -391,6 +401,6 @@ mod tests {
     fn a_row_that_is_no_table_row_stops_the_toon_prefix() {
         let shape = shape(Format::Toon);
         let mut data = ToonPrefix::new::<Row, ()>(&shape).expect("a header");
-        assert!(!data.push(&Row(1, "x")).unwrap());
+        assert!(!data.write(&[Row(1, "x")], usize::MAX).unwrap());
     }
 }
