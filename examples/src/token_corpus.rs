@@ -7,6 +7,8 @@
 
 mod synthetic;
 
+pub use synthetic::NOTE_WORDS;
+
 use std::fmt::Write as _;
 use std::sync::Arc;
 

@@ -8,8 +8,9 @@ use serde_json::{Value, json};
 
 use super::{Item, Random, push};
 
-/// Billing words with the non-ASCII text the estimate is calibrated on (as the budget tests use).
-const NOTE_WORDS: &[&str] = &[
+/// Billing words with the non-ASCII text the estimate is calibrated on: the notes of the word
+/// soups here, and of the budget's property tests (`tests/tests/present/budget.rs`).
+pub const NOTE_WORDS: &[&str] = &[
     "invoice",
     "paid",
     "overdue",

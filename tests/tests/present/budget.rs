@@ -234,37 +234,9 @@ fn exact(response: &ToolResponse) -> usize {
         .sum()
 }
 
-/// Words of billing notes, with the non-ASCII text the estimate is calibrated on.
-const WORDS: &[&str] = &[
-    "invoice",
-    "paid",
-    "overdue",
-    "Acme",
-    "Corp",
-    "Café",
-    "Crème",
-    "SARL",
-    "Müller",
-    "GmbH",
-    "€",
-    "1,250.00",
-    "INV-0042",
-    "2026-11-21",
-    "reminder",
-    "sent",
-    "to",
-    "the",
-    "customer",
-    "Zahlung",
-    "überfällig",
-    "счёт",
-    "оплачен",
-    "請求書",
-    "🎉",
-    "note:",
-    "(see",
-    "above)",
-];
+/// Words of billing notes, with the non-ASCII text the estimate is calibrated on (the corpus's
+/// word soups are made of the same).
+const WORDS: &[&str] = fusion_examples::token_corpus::NOTE_WORDS;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
