@@ -37,7 +37,7 @@ pub(super) const fn code(class: u8) -> u8 {
 }
 
 /// The class a code stands for, to look its pair up.
-const fn class_of(code: u8) -> u8 {
+pub(super) const fn class_of(code: u8) -> u8 {
     if code == OTHER { SYMBOL } else { code }
 }
 
