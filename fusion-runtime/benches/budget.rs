@@ -3,8 +3,12 @@
 //! a budget, the invoices each fit keeps. The issue's target: fitting 10,000 items to 25,000
 //! tokens costs at most 1.2x the second.
 //!
-//! `cargo bench -p fusion-runtime --bench budget` (PERFORMANCE.md, "Fitting to a budget", explains
-//! the method). Not a timed test: nothing here asserts a duration.
+//! Also a TOON table (a `_select` of the invoice's flat members) fitted to 25,000 tokens.
+//!
+//! `cargo bench -p fusion-runtime --bench budget` times each bench on its own (divan);
+//! `cargo bench -p fusion-runtime --bench budget -- --ratio` times each fit and the render of what
+//! it keeps in turn and prints the median ratio, the figure PERFORMANCE.md ("Fitting to a
+//! budget") records. Not a timed test: nothing here asserts a duration.
 
 use std::sync::LazyLock;
 
