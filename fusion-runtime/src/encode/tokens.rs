@@ -14,13 +14,13 @@
 //! letter right after an ASCII one (`Müller`, `überfällig`: the vocabulary's words are mostly
 //! ASCII, so the accent starts another piece). The estimate is a weighted sum of those counts.
 //! The weights were fitted by an integer linear program (whole 128ths of a token; every item
-//! between 3.8% under and 14% over, and the least total error inside that) on a corpus of billing JSON and TOON, whole billing
-//! responses, rules, UI blocks, `<tool_error>` envelopes, wide synthetic rows, German, Russian,
-//! Japanese and emoji text, and synthetic word soups, CSV, deep JSON, number lists, prose, long
-//! and compound words, identifiers and notes in JSON rows (`fusion_examples::token_corpus`),
-//! and are checked against it by `cargo run --release -p fusion-examples --features
-//! token-report --bin token_calibration` (the table is in PERFORMANCE.md, "Token estimate
-//! calibration").
+//! between 3.8% under and 14% over, and the least total error inside that) on a corpus of
+//! billing JSON and TOON, whole billing responses, rules, UI blocks, `<tool_error>` envelopes,
+//! wide synthetic rows, German, Russian, Japanese and emoji text, and synthetic word soups,
+//! CSV, deep JSON, number lists, prose, long and compound words, identifiers and notes in JSON
+//! rows (`fusion_examples::token_corpus`), and are checked against it by `cargo run --release
+//! -p fusion-examples --features token-report --bin token_calibration` (the table is in
+//! PERFORMANCE.md, "Token estimate calibration").
 //!
 //! A weighted sum of counts needs no state but the class of the last character, so the estimate
 //! runs at memory speed: on x86-64 with AVX-512 VBMI or AVX2, 64 bytes of plain ASCII at a time
