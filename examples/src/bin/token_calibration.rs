@@ -5,6 +5,10 @@
 //!
 //! `cargo run --release -p fusion-examples --features token-report --bin token_calibration`
 //! (`-- --items` also lists every item). Fails when an item is outside the bounds.
+//!
+//! `-- --dump` prints instead one JSON object per line for every item (`category`, `name`,
+//! `exact`, `estimate`, `text`): the input of `scripts/fit_token_weights.py`, which refits the
+//! estimate's weights.
 
 use std::process::ExitCode;
 
@@ -25,6 +29,19 @@ fn main() -> ExitCode {
 fn run() -> Result<bool, Box<dyn std::error::Error>> {
     let all_items = std::env::args().any(|arg| arg == "--items");
     let measured = token_corpus::measure(token_corpus::corpus()?, &ExactCounter::o200k()?);
+    if std::env::args().any(|arg| arg == "--dump") {
+        for m in &measured {
+            let line = serde_json::json!({
+                "category": m.item.category,
+                "name": m.item.name,
+                "exact": m.exact,
+                "estimate": m.estimate,
+                "text": m.item.text,
+            });
+            println!("{line}");
+        }
+        return Ok(true);
+    }
     let bytes: usize = measured.iter().map(|m| m.item.text.len()).sum();
     println!(
         "{} items, {} bytes; ratio = estimate / exact (o200k_base); bounds {LOWEST_RATIO}..{HIGHEST_RATIO} \

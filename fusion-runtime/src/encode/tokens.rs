@@ -18,9 +18,9 @@
 //! billing JSON and TOON, whole billing responses, rules, UI blocks, `<tool_error>` envelopes,
 //! wide synthetic rows, German, Russian, Japanese and emoji text, and synthetic word soups,
 //! CSV, deep JSON, number lists, prose, long and compound words, identifiers and notes in JSON
-//! rows (`fusion_examples::token_corpus`), and are checked against it by `cargo run --release
-//! -p fusion-examples --features token-report --bin token_calibration` (the table is in
-//! PERFORMANCE.md, "Token estimate calibration").
+//! rows (`fusion_examples::token_corpus`) by `scripts/fit_token_weights.py`, and are checked
+//! against it by `cargo run --release -p fusion-examples --features token-report --bin
+//! token_calibration` (the table is in PERFORMANCE.md, "Token estimate calibration").
 //!
 //! A weighted sum of counts needs no state but the class of the last character, so the estimate
 //! runs at memory speed: on x86-64 with AVX-512 VBMI or AVX2, 64 bytes of plain ASCII at a time
