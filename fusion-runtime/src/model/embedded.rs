@@ -83,41 +83,26 @@ impl<E: EmbedData> EmbedData for Option<E> {
     }
 }
 
-impl<E: EmbedData + ?Sized> EmbedData for Box<E> {
-    const DECLARES_UI: bool = E::DECLARES_UI;
+/// A box, an `Arc` or a reference holds the data of what it points to.
+macro_rules! forward_embed_data {
+    ($($pointer:ty),*) => {
+        $(
+            impl<E: EmbedData + ?Sized> EmbedData for $pointer {
+                const DECLARES_UI: bool = E::DECLARES_UI;
 
-    fn write_embedded<S: Serializer>(
-        &self,
-        cap: Option<usize>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        (**self).write_embedded(cap, serializer)
-    }
+                fn write_embedded<S: Serializer>(
+                    &self,
+                    cap: Option<usize>,
+                    serializer: S,
+                ) -> Result<S::Ok, S::Error> {
+                    (**self).write_embedded(cap, serializer)
+                }
+            }
+        )*
+    };
 }
 
-impl<E: EmbedData + ?Sized> EmbedData for Arc<E> {
-    const DECLARES_UI: bool = E::DECLARES_UI;
-
-    fn write_embedded<S: Serializer>(
-        &self,
-        cap: Option<usize>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        (**self).write_embedded(cap, serializer)
-    }
-}
-
-impl<E: EmbedData + ?Sized> EmbedData for &E {
-    const DECLARES_UI: bool = E::DECLARES_UI;
-
-    fn write_embedded<S: Serializer>(
-        &self,
-        cap: Option<usize>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        (**self).write_embedded(cap, serializer)
-    }
-}
+forward_embed_data!(Box<E>, Arc<E>, &E);
 
 /// The field `value` of a parent written with `mask`, before it is known whether it can be
 /// embedded: generated code calls `.data()` on a reference to it with [`EmbedDataProbe`] and

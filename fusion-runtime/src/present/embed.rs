@@ -50,29 +50,22 @@ impl<E: Embed<Ctx>, Ctx: ?Sized> Embed<Ctx> for Option<E> {
     }
 }
 
-impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for Box<E> {
-    const DECLARES_UI: bool = E::DECLARES_UI;
+/// A box, an `Arc` or a reference embeds what it points to.
+macro_rules! forward_embed {
+    ($($pointer:ty),*) => {
+        $(
+            impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for $pointer {
+                const DECLARES_UI: bool = E::DECLARES_UI;
 
-    fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
-        (**self).embed_into(ctx, sink);
-    }
+                fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
+                    (**self).embed_into(ctx, sink);
+                }
+            }
+        )*
+    };
 }
 
-impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for std::sync::Arc<E> {
-    const DECLARES_UI: bool = E::DECLARES_UI;
-
-    fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
-        (**self).embed_into(ctx, sink);
-    }
-}
-
-impl<E: Embed<Ctx> + ?Sized, Ctx: ?Sized> Embed<Ctx> for &E {
-    const DECLARES_UI: bool = E::DECLARES_UI;
-
-    fn embed_into(&self, ctx: &Ctx, sink: &mut EmbedSink<'_>) {
-        (**self).embed_into(ctx, sink);
-    }
-}
+forward_embed!(Box<E>, std::sync::Arc<E>, &E);
 
 /// What `#[embed]` accepts on a model that declares no context: a value that embeds with any
 /// context, `()` among them, and that the parent's data block can write.

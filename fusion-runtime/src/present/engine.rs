@@ -285,6 +285,17 @@ impl Parts {
         parts
     }
 
+    /// `builder` with these as its other blocks.
+    #[inline]
+    fn into_builder(self, mut builder: ResponseBuilder) -> ResponseBuilder {
+        let (ui, embeds, rules, suggestions) = builder.parts_mut();
+        *ui = self.ui;
+        *embeds = self.embeds;
+        *rules = self.rules;
+        *suggestions = self.suggestions;
+        builder
+    }
+
     fn empty() -> Parts {
         Parts {
             ui: Vec::new(),
@@ -446,13 +457,8 @@ impl PrefixParts {
     }
 
     /// `builder` with these as its other blocks.
-    pub(crate) fn into_builder(self, mut builder: ResponseBuilder) -> ResponseBuilder {
-        let (ui, embeds, rules, suggestions) = builder.parts_mut();
-        *ui = self.parts.ui;
-        *embeds = self.parts.embeds;
-        *rules = self.parts.rules;
-        *suggestions = self.parts.suggestions;
-        builder
+    pub(crate) fn into_builder(self, builder: ResponseBuilder) -> ResponseBuilder {
+        self.parts.into_builder(builder)
     }
 }
 
@@ -696,18 +702,14 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
     #[inline]
     pub(crate) fn with_parts<T: Presenter<Ctx>>(
         &self,
-        mut builder: ResponseBuilder,
+        builder: ResponseBuilder,
         items: Items<'_, T>,
         cut: Cut,
         embed_cut: Cut,
     ) -> (ResponseBuilder, bool) {
         let parts = Parts::of(items, self.ctx, true, cut, embed_cut);
-        let (ui, embeds, rules, suggestions) = builder.parts_mut();
-        *ui = parts.ui;
-        *embeds = parts.embeds;
-        *rules = parts.rules;
-        *suggestions = parts.suggestions;
-        (builder, parts.budget_cut)
+        let budget_cut = parts.budget_cut;
+        (parts.into_builder(builder), budget_cut)
     }
 }
 

@@ -3,12 +3,12 @@
 //! `Option`; fields of different types are refused, every clash at once; `_select` is checked
 //! against the called action's model (V120–V124 on tool K).
 
-use std::fmt::Write as _;
-
 use fusion_runtime::tool::{ToolDefinition, ToolSpec, input_schema_of};
 use fusion_runtime::{Call, ResponseBuilder, Tool, ToolResponse, ToolSet};
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+use crate::tool_vectors::listing;
 
 /// Model Prj of tool K.
 #[derive(fusion_runtime::Presenter)]
@@ -87,20 +87,6 @@ fn tool_k() -> ToolSet {
 
 fn call_k(arguments: Value) -> ToolResponse {
     tool_k().call("tasks", Some(arguments))
-}
-
-/// `isError` and every block, as the vectors list them.
-fn listing(response: &ToolResponse) -> String {
-    let is_error = match response.is_error() {
-        None => "absent",
-        Some(true) => "true",
-        Some(false) => "false",
-    };
-    let mut out = format!("isError {is_error}");
-    for (i, block) in response.blocks().iter().enumerate() {
-        write!(out, "\n[{i}] {}", serde_json::to_string(block).unwrap()).unwrap();
-    }
-    out
 }
 
 fn property(name: &str) -> String {

@@ -79,8 +79,8 @@ fn call_t(arguments: Value) -> ToolResponse {
     tool_t().call("billing", Some(arguments))
 }
 
-/// `isError` and every block, as the vectors list them.
-fn listing(response: &ToolResponse) -> String {
+/// `isError` and every block, as the vectors list them (the other tool tests list them so too).
+pub(crate) fn listing(response: &ToolResponse) -> String {
     let is_error = match response.is_error() {
         None => "absent",
         Some(true) => "true",

@@ -18,7 +18,27 @@
 mod avx2;
 mod vbmi;
 
-use super::TokenTally;
+use super::{ALPHABETIC, EMOJI, LOWER, SYLLABIC, SYMBOL, TokenTally};
+
+/// The code of a class in a block: the ASCII classes (and `START`) are their own numbers, 1 to 6;
+/// a 2-byte letter counts as a lower-case one before ASCII, and the other non-ASCII classes as
+/// `OTHER`: before an ASCII character each weighs as its classes do (a test checks it). Both
+/// block paths count in codes.
+const OTHER: u8 = 7;
+
+/// The block code of the class of the character before a block.
+pub(super) const fn code(class: u8) -> u8 {
+    match class {
+        ALPHABETIC => LOWER,
+        SYMBOL | SYLLABIC | EMOJI => OTHER,
+        other => other,
+    }
+}
+
+/// The class a code stands for, to look its pair up.
+pub(super) const fn class_of(code: u8) -> u8 {
+    if code == OTHER { SYMBOL } else { code }
+}
 
 /// Adds the blocks of `bytes` that end by `end` to `tally` and returns where it stopped (a
 /// multiple of [`BLOCK`](super::BLOCK), or a little past one when a character crossed it); 0
@@ -34,12 +54,6 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     } else {
         0
     }
-}
-
-/// The block code that stands for `class` before a block, for tests.
-#[cfg(test)]
-pub(super) fn code_for_test(class: u8) -> u8 {
-    vbmi::code(class)
 }
 
 /// The tally after `bytes` by each block path this CPU has, for tests: each must count as

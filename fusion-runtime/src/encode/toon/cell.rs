@@ -28,6 +28,32 @@ impl ser::Error for NotARow {
 
 /// Returns [`NotARow`] from every serializer method not listed.
 macro_rules! not_a_row {
+    // Every primitive, `None` and the units: what a serializer that accepts only a compound
+    // value (the root list, a row) turns down.
+    (primitives -> $ret:ty) => {
+        not_a_row! {
+            serialize_bool(bool) -> $ret;
+            serialize_i8(i8) -> $ret;
+            serialize_i16(i16) -> $ret;
+            serialize_i32(i32) -> $ret;
+            serialize_i64(i64) -> $ret;
+            serialize_i128(i128) -> $ret;
+            serialize_u8(u8) -> $ret;
+            serialize_u16(u16) -> $ret;
+            serialize_u32(u32) -> $ret;
+            serialize_u64(u64) -> $ret;
+            serialize_u128(u128) -> $ret;
+            serialize_f32(f32) -> $ret;
+            serialize_f64(f64) -> $ret;
+            serialize_char(char) -> $ret;
+            serialize_str(&str) -> $ret;
+            serialize_bytes(&[u8]) -> $ret;
+            serialize_none() -> $ret;
+            serialize_unit() -> $ret;
+            serialize_unit_struct(&'static str) -> $ret;
+            serialize_unit_variant(&'static str, u32, &'static str) -> $ret;
+        }
+    };
     ($($method:ident($($arg:ty),*) -> $ret:ty;)*) => {
         $(
             fn $method(self, $(_: $arg),*) -> Result<$ret, NotARow> {

@@ -94,27 +94,9 @@ impl<'o> ser::Serializer for RootSerializer<'o> {
         Err(NotARow)
     }
 
+    not_a_row!(primitives -> String);
+
     not_a_row! {
-        serialize_bool(bool) -> String;
-        serialize_i8(i8) -> String;
-        serialize_i16(i16) -> String;
-        serialize_i32(i32) -> String;
-        serialize_i64(i64) -> String;
-        serialize_i128(i128) -> String;
-        serialize_u8(u8) -> String;
-        serialize_u16(u16) -> String;
-        serialize_u32(u32) -> String;
-        serialize_u64(u64) -> String;
-        serialize_u128(u128) -> String;
-        serialize_f32(f32) -> String;
-        serialize_f64(f64) -> String;
-        serialize_char(char) -> String;
-        serialize_str(&str) -> String;
-        serialize_bytes(&[u8]) -> String;
-        serialize_none() -> String;
-        serialize_unit() -> String;
-        serialize_unit_struct(&'static str) -> String;
-        serialize_unit_variant(&'static str, u32, &'static str) -> String;
         serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
         serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
         serialize_map(Option<usize>) -> Self::SerializeMap;
@@ -407,27 +389,9 @@ impl<'o> ser::Serializer for RowSerializer<'o> {
         Err(NotARow)
     }
 
+    not_a_row!(primitives -> ());
+
     not_a_row! {
-        serialize_bool(bool) -> ();
-        serialize_i8(i8) -> ();
-        serialize_i16(i16) -> ();
-        serialize_i32(i32) -> ();
-        serialize_i64(i64) -> ();
-        serialize_i128(i128) -> ();
-        serialize_u8(u8) -> ();
-        serialize_u16(u16) -> ();
-        serialize_u32(u32) -> ();
-        serialize_u64(u64) -> ();
-        serialize_u128(u128) -> ();
-        serialize_f32(f32) -> ();
-        serialize_f64(f64) -> ();
-        serialize_char(char) -> ();
-        serialize_str(&str) -> ();
-        serialize_bytes(&[u8]) -> ();
-        serialize_none() -> ();
-        serialize_unit() -> ();
-        serialize_unit_struct(&'static str) -> ();
-        serialize_unit_variant(&'static str, u32, &'static str) -> ();
         serialize_seq(Option<usize>) -> Self::SerializeSeq;
         serialize_tuple(usize) -> Self::SerializeTuple;
         serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;

@@ -1,5 +1,5 @@
 //! AVX2: a plain block's bytes are classified 32 at a time by range comparisons into their class
-//! codes (those of [`vbmi`](super::vbmi)), and each pair's weight is the character's weight plus
+//! codes ([`code`](super::code)), and each pair's weight is the character's weight plus
 //! its run weight where the byte before is of another group: three 16-entry byte lookups
 //! (`vpshufb`) of the code, one of the code before it. The weights, a byte each, are summed
 //! eight at a time. About seventy instructions a block.
@@ -21,7 +21,7 @@ use std::arch::x86_64::{
 use super::super::{
     BLOCK, DIGIT, LOWER, MARK, NEWLINE, SPACE, TokenTally, UPPER, WEIGHTS, group, pair,
 };
-use super::vbmi::{class_of, code};
+use super::{class_of, code};
 
 /// What a lookup table holds for a code.
 #[derive(Clone, Copy)]

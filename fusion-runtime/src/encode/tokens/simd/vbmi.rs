@@ -19,27 +19,8 @@ use std::arch::x86_64::{
     _mm512_set1_epi8, _mm512_setzero_si512, _mm512_slli_epi16,
 };
 
-use super::super::{ALPHABETIC, ASCII_CLASS, BLOCK, EMOJI, SYLLABIC, SYMBOL, TokenTally, pair};
-
-/// The code of a class in a block: the ASCII classes (and `START`) are their own numbers, 1 to 6;
-/// a 2-byte letter counts as a lower-case one before ASCII, and the other non-ASCII classes as
-/// `OTHER` (a [`super::super::tests`] test checks that each weighs the same before every ASCII
-/// class).
-const OTHER: u8 = 7;
-
-/// The block code of the class of the character before a block.
-pub(super) const fn code(class: u8) -> u8 {
-    match class {
-        ALPHABETIC => super::super::LOWER,
-        SYMBOL | SYLLABIC | EMOJI => OTHER,
-        other => other,
-    }
-}
-
-/// The class a code stands for, to look its pair up.
-pub(super) const fn class_of(code: u8) -> u8 {
-    if code == OTHER { SYMBOL } else { code }
-}
+use super::super::{ASCII_CLASS, BLOCK, TokenTally, pair};
+use super::{class_of, code};
 
 /// The weight of each pair of codes, at `last * 8 + next`, one byte each (the weights are
 /// fitted so that every pair before an ASCII character fits one).
