@@ -38,28 +38,6 @@ pub(super) trait DataPrefix<T> {
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError>;
 }
 
-/// The longest prefix of at most `upper` items whose data, with `others` tokens of other
-/// blocks, fits `budget` (0 when none does). Tallies only grow, so this is a binary search.
-pub(super) fn longest<T>(
-    data: &impl DataPrefix<T>,
-    upper: usize,
-    budget: usize,
-    others: usize,
-) -> usize {
-    let upper = upper.min(data.len());
-    let fits = |kept: usize| kept == 0 || data.tokens(kept) + others <= budget;
-    let (mut good, mut bad) = (0, upper + 1);
-    while bad - good > 1 {
-        let middle = good + (bad - good) / 2;
-        if fits(middle) {
-            good = middle;
-        } else {
-            bad = middle;
-        }
-    }
-    good
-}
-
 /// After this many items the buffers are sized for the items the budget will take.
 const SIZING_SAMPLE: usize = 16;
 
@@ -361,11 +339,6 @@ mod tests {
             assert_eq!(data.text(kept), whole);
             assert_eq!(DataPrefix::<Row>::tokens(&data, kept), estimate(&whole));
         }
-        let two = DataPrefix::<Row>::tokens(&data, 2);
-        assert_eq!(longest::<Row>(&data, 3, two, 0), 2);
-        assert_eq!(longest::<Row>(&data, 3, two + 5, 5), 2);
-        assert_eq!(longest::<Row>(&data, 1, usize::MAX, 0), 1);
-        assert_eq!(longest::<Row>(&data, 3, 0, 0), 0);
         let last = data.text(2);
         assert_eq!(data_block(data, 2, &rows), last);
     }
