@@ -142,30 +142,29 @@ enum Case {
 
 /// Checks the search's answer: the response is the kept prefix's, within the room, and either
 /// every item is kept or one more does not fit; an error only when one item does not fit.
-fn check<T: Presenter + Clone + fusion_runtime::present::Present>(
-    all: &[T],
+/// `plain` presents a prefix without a budget, as the fitted response presents it.
+fn check(
+    count: usize,
     response: &ToolResponse,
     budget: usize,
     format: Format,
-    selection: &Selection,
+    plain: impl Fn(usize) -> ToolResponse,
 ) -> Result<(), TestCaseError> {
-    let present = |items: &[T]| {
-        fusion_runtime::present::present_all(items)
-            .select(selection)
-            .format(format)
-            .build()
-            .unwrap()
-    };
-    if response.is_error() == Some(true) {
-        prop_assert!(response.blocks()[0].starts_with("<tool_error code=\"RESPONSE_TOO_LARGE\""));
-        prop_assert!(!all.is_empty());
-        let summary = if all.len() > 1 {
-            summary_tokens(1, all.len(), budget)
+    // The response of the first `kept` items as the fit counts it: with the budget's summary
+    // unless every item is kept.
+    let with_summary = |kept: usize| {
+        let summary = if kept < count {
+            summary_tokens(kept, count, budget)
         } else {
             0
         };
+        tokens(&plain(kept)) + summary
+    };
+    if response.is_error() == Some(true) {
+        prop_assert!(response.blocks()[0].starts_with("<tool_error code=\"RESPONSE_TOO_LARGE\""));
+        prop_assert!(count > 0);
         prop_assert!(
-            tokens(&present(&all[..1])) + summary > room(budget),
+            with_summary(1) > room(budget),
             "answered too large, but one item fits: {}",
             response.blocks()[0]
         );
@@ -181,16 +180,32 @@ fn check<T: Presenter + Clone + fusion_runtime::present::Present>(
     let expected: Vec<u64> = (0..kept.len() as u64).collect();
     prop_assert_eq!(&kept, &expected);
     let kept = kept.len();
-    if kept < all.len() {
-        let more = tokens(&present(&all[..=kept])) + summary_tokens(kept + 1, all.len(), budget);
+    if kept < count {
+        let more = with_summary(kept + 1);
         prop_assert!(
             more > room(budget),
-            "{kept} kept of {}, but {} fit ({more} tokens)",
-            all.len(),
+            "{kept} kept of {count}, but {} fit ({more} tokens)",
             kept + 1
         );
     }
     Ok(())
+}
+
+/// `check` for a presentation of `all` with `selection` and `format` and no budget.
+fn check_all<T: Presenter>(
+    all: &[T],
+    response: &ToolResponse,
+    budget: usize,
+    format: Format,
+    selection: &Selection,
+) -> Result<(), TestCaseError> {
+    check(all.len(), response, budget, format, |kept| {
+        fusion_runtime::present::present_all(&all[..kept])
+            .select(selection)
+            .format(format)
+            .build()
+            .unwrap()
+    })
 }
 
 fn items(notes: &[Vec<&str>], flagged: &[bool]) -> Vec<Item> {
@@ -231,12 +246,12 @@ proptest! {
             Case::HeavyCall => {
                 let all: Vec<Heavy> = all.iter().map(Heavy::from).collect();
                 let response = Heavy::present_all(&all).select(&selection).format(format).max_tokens(budget).build().unwrap();
-                check(&all, &response, budget, format, &selection)?;
+                check_all(&all, &response, budget, format, &selection)?;
             }
             Case::LightCall => {
                 let all: Vec<Light> = all.iter().map(Light::from).collect();
                 let response = Light::present_all(&all).select(&selection).format(format).max_tokens(budget).build().unwrap();
-                check(&all, &response, budget, format, &selection)?;
+                check_all(&all, &response, budget, format, &selection)?;
             }
             Case::HeavyToolSet | Case::HeavyTool => {
                 let all: Arc<Vec<Heavy>> = Arc::new(all.iter().map(Heavy::from).collect());
@@ -253,12 +268,14 @@ proptest! {
                         .unwrap();
                     (budget, tools.call("list_any", None))
                 };
-                check(&all, &response, name, format, &Selection::default())?;
+                check_all(&all, &response, name, format, &Selection::default())?;
             }
             Case::HeavyPresenter => {
-                let all: Vec<HeavyCapped> = all.iter().map(HeavyCapped::from).collect();
-                let response = HeavyCapped::present_all(&all).select(&selection).format(format).build().unwrap();
-                check(&all, &response, 700, format, &selection)?;
+                let capped: Vec<HeavyCapped> = all.iter().map(HeavyCapped::from).collect();
+                let response = HeavyCapped::present_all(&capped).select(&selection).format(format).build().unwrap();
+                // The same blocks as `Heavy`'s, which has no budget of its own.
+                let all: Vec<Heavy> = all.iter().map(Heavy::from).collect();
+                check_all(&all, &response, 700, format, &selection)?;
             }
         }
     }
@@ -285,7 +302,7 @@ fn large_other_blocks_keep_the_longest_prefix() {
             .build()
             .unwrap();
         assert_ne!(response.is_error(), Some(true), "{budget}");
-        check(&all, &response, budget, Format::Json, &selection).unwrap();
+        check_all(&all, &response, budget, Format::Json, &selection).unwrap();
     }
 }
 
@@ -308,7 +325,7 @@ fn too_large_only_when_one_item_does_not_fit() {
             .build()
             .unwrap();
         assert_ne!(response.is_error(), Some(true), "{:?}", response.blocks());
-        check(&all, &response, 25_000, format, &Selection::default()).unwrap();
+        check_all(&all, &response, 25_000, format, &Selection::default()).unwrap();
     }
 }
 
@@ -343,5 +360,5 @@ fn ten_empty_notes_within_73_tokens() {
         .max_tokens(73)
         .build()
         .unwrap();
-    check(&all, &response, 73, Format::Json, &selection).unwrap();
+    check_all(&all, &response, 73, Format::Json, &selection).unwrap();
 }
