@@ -362,3 +362,91 @@ fn ten_empty_notes_within_73_tokens() {
         .unwrap();
     check_all(&all, &response, 73, Format::Json, &selection).unwrap();
 }
+
+/// A child with an item rule of its own, so its blocks grow with the items kept.
+#[derive(Presenter, Clone, Debug)]
+#[rule(when = Self::is_late, text = "Task {title} is late.")]
+struct Task {
+    title: String,
+    late: bool,
+}
+
+impl Task {
+    fn is_late(&self) -> bool {
+        self.late
+    }
+}
+
+/// A second child, with no blocks of its own.
+#[derive(Presenter, Clone, Debug)]
+struct Note {
+    text: String,
+}
+
+/// A single value with two embedded collections (wire format §17.4).
+#[derive(Presenter, Clone, Debug)]
+#[rule("Tasks are listed oldest first.")]
+struct Project {
+    name: String,
+    #[embed]
+    tasks: Vec<Task>,
+    #[embed]
+    notes: Vec<Note>,
+}
+
+impl Project {
+    /// This project with each embedded collection cut to its first `cap` items.
+    fn capped(&self, cap: usize) -> Project {
+        Project {
+            name: self.name.clone(),
+            tasks: self.tasks.iter().take(cap).cloned().collect(),
+            notes: self.notes.iter().take(cap).cloned().collect(),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A single value keeps a cap c on its embedded collections such that c fits and c + 1
+    /// does not (or nothing is cut); an error only when the value with empty lists does not fit.
+    #[test]
+    fn a_single_value_keeps_the_longest_cap_that_fits(
+        tasks in prop::collection::vec((prop::collection::vec(prop::sample::select(WORDS), 1..6), any::<bool>()), 0..80),
+        notes in prop::collection::vec(prop::collection::vec(prop::sample::select(WORDS), 0..12), 0..80),
+        budget in 20usize..4_000,
+    ) {
+        let project = Project {
+            name: "Apollo".into(),
+            tasks: tasks.iter().map(|(words, late)| Task { title: words.join(" "), late: *late }).collect(),
+            notes: notes.iter().map(|words| Note { text: words.join(" ") }).collect(),
+        };
+        let response = project.present().max_tokens(budget).build().unwrap();
+        // The response of the project cut to `cap`, as the fit counts it: each child cut shows
+        // the budget's summary with its own counts (equal texts once, as every embed block).
+        let at = |cap: usize| {
+            let plain = tokens(&project.capped(cap).present().build().unwrap());
+            let mut summaries: Vec<(usize, usize)> = [project.tasks.len(), project.notes.len()]
+                .into_iter()
+                .filter(|&total| total > cap)
+                .map(|total| (cap, total))
+                .collect();
+            summaries.dedup();
+            plain + summaries.iter().map(|&(shown, total)| summary_tokens(shown, total, budget)).sum::<usize>()
+        };
+        if response.is_error() == Some(true) {
+            prop_assert!(at(0) > room(budget), "too large, but the emptied value fits");
+            return Ok(());
+        }
+        prop_assert!(tokens(&response) <= room(budget));
+        let data: serde_json::Value = serde_json::from_str(&response.blocks()[0]).unwrap();
+        let kept = |name: &str| data[name].as_array().map_or(0, Vec::len);
+        let longest = project.tasks.len().max(project.notes.len());
+        let cap = kept("tasks").max(kept("notes"));
+        prop_assert_eq!(kept("tasks"), project.tasks.len().min(cap));
+        prop_assert_eq!(kept("notes"), project.notes.len().min(cap));
+        if cap < longest {
+            prop_assert!(at(cap + 1) > room(budget), "cap {cap}, but {} fits", cap + 1);
+        }
+    }
+}
