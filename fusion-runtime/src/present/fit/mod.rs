@@ -272,24 +272,32 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
             shape.render(items, cap, Cut::NONE)
         }
     };
-    // Most responses fit whole: one render.
-    let (whole, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
-    if tokens_of(&whole) <= room {
-        return Ok(Fitted {
-            builder: whole,
-            too_large: None,
-        });
-    }
     let over = match items {
-        Items::Many(all) => all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX)),
-        // Unknown: the longest embedded collection is only known to the serializer.
-        Items::One(_) => usize::MAX,
+        Items::Many(all) if all.is_empty() || T::AGENT_LIMIT == Some(0) => {
+            // No item to keep or drop: the response is what it is.
+            let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
+            return Ok(whole_or_too_large(builder, budget, false));
+        }
+        // Cut L is the whole collection; the search probes it like any other.
+        Items::Many(all) => Some(all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX)) + 1),
+        Items::One(_) => {
+            // Most single values fit whole: one render.
+            let (whole, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
+            if tokens_of(&whole) <= room {
+                return Ok(Fitted {
+                    builder: whole,
+                    too_large: None,
+                });
+            }
+            // Unknown: the longest embedded collection is only known to the serializer.
+            None
+        }
     };
     // The builder of the longest cut probed that fits (the search's answer is the last one).
     let mut kept: Option<ResponseBuilder> = None;
     let found = longest_fitting(
         room,
-        (over != usize::MAX).then_some(over),
+        over,
         |bracket| aim_rendered(bracket, room, single),
         |cut| {
             let (builder, by_budget) = render(cut)?;
