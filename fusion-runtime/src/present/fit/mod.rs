@@ -9,15 +9,15 @@
 //! - [`search`]: the longest cut that fits, by a bracket that every probe narrows (correct
 //!   whatever the sizes of the blocks besides the data; at most about 2 log₂ n probes, usually
 //!   three or four, aimed by a line through earlier probes);
-//! - [`prefix`]: a collection's data block (the JSON list, or the rows of a TOON table) written
-//!   once, item by item, with each item's tokens counted as it is appended, so the data block of
+//! - [`prefix`]: a collection's data block (the JSON list, the rows of a TOON table, or the
+//!   elements of a TOON list of nested items) written once, item by item, with each item's tokens counted as it is appended, so the data block of
 //!   any prefix, and its estimate, is at hand without writing anything again; writing stops as
 //!   soon as the items alone are over the budget;
 //! - [`parts`]: a collection's other blocks for any prefix, each item presented about once.
 //!
-//! A TOON collection whose rows are no table rows (a nested member, say), and a single value,
-//! are probed by full renders of the candidate: the generic TOON encoding of a list is only
-//! known whole, and a single value's embedded collections are only reachable through its
+//! A TOON collection whose first item could be a table row but a later one is not (so whether a
+//! prefix is a table depends on where it ends), and a single value, are probed by full renders
+//! of the candidate: a single value's embedded collections are only reachable through its
 //! serializer.
 //!
 //! [`ItemParts`]: super::engine::ItemParts
@@ -27,7 +27,7 @@ mod prefix;
 mod search;
 
 use self::parts::PrefixParts;
-use self::prefix::{DataPrefix, JsonPrefix, ToonPrefix};
+use self::prefix::{DataPrefix, JsonPrefix, ToonListPrefix, ToonPrefix};
 use self::search::{Bracket, Probe, aim_line, longest_fitting};
 use super::engine::{Cut, Items, Presentation, Presenter, Shape, thousands, tightest};
 use crate::encode::EncodeError;
@@ -122,10 +122,16 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
         Items::Many(all) if shape.format == Format::Json => {
             collection(shape, all, budget, JsonPrefix::new(shape))?
         }
-        Items::Many(all) => match ToonPrefix::new::<T, Ctx>(shape) {
-            Some(rows) => collection(shape, all, budget, rows)?,
-            None => None,
-        },
+        Items::Many(all) => {
+            let table = match ToonPrefix::new::<T, Ctx>(shape) {
+                Some(rows) => collection(shape, all, budget, rows)?,
+                None => None,
+            };
+            match table {
+                Some(fitted) => Some(fitted),
+                None => collection(shape, all, budget, ToonListPrefix::new(shape))?,
+            }
+        }
         Items::One(_) => return rendered(shape, items, budget),
     };
     match prefixed {
