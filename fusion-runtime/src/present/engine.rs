@@ -303,7 +303,8 @@ impl Parts {
         for item in each {
             growing.push(item, ctx);
         }
-        growing.finish(shown, summary, ctx)
+        growing.collect(shown, summary, ctx);
+        growing.into_parts()
     }
 
     /// `builder` with these as its other blocks.
@@ -324,13 +325,13 @@ impl Parts {
 }
 
 /// The parts of a presentation built one item at a time (wire format §6.2): the static rules,
-/// then each item's embeds, rules and suggestions; [`ItemParts::finish`] adds the summary, the
+/// then each item's embeds, rules and suggestions; [`ItemParts::collect`] adds the summary, the
 /// UI and the collection's own rules and suggestions.
 ///
 /// Every presentation is built this way. A budget's search (`fit`) also takes the parts back to
-/// where they were after an earlier item ([`ItemParts::rewind`]) and counts the parts a prefix
-/// would have without finishing them ([`ItemParts::tokens_with`]), so that trying several
-/// prefixes presents each item about once.
+/// where they were after an earlier item ([`ItemParts::rewind`]) and takes the collection's
+/// parts off again ([`ItemParts::uncollect`]), so that trying several prefixes presents each
+/// item about once.
 pub(crate) struct ItemParts {
     parts: Parts,
     seen: Seen,
@@ -339,6 +340,8 @@ pub(crate) struct ItemParts {
     /// Whether UI callbacks run (for the first item's embeds: wire format §6.8).
     with_ui: bool,
     embed_cut: Cut,
+    /// When the collection's parts are in: where the items' parts ended, and `budget_cut` then.
+    collected: Option<(Mark, bool)>,
 }
 
 /// Where the parts stood after some item: the lengths of their lists.
@@ -370,11 +373,14 @@ impl ItemParts {
             items: 0,
             with_ui,
             embed_cut,
+            collected: None,
         }
     }
 
-    /// Adds the next item's embeds, dynamic rules and suggestions.
+    /// Adds the next item's embeds, dynamic rules and suggestions (taking the collection's
+    /// parts off first, if they are in).
     pub(crate) fn push<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, item: &T, ctx: &Ctx) {
+        self.uncollect();
         item.embeds(
             ctx,
             &mut EmbedSink {
@@ -389,8 +395,11 @@ impl ItemParts {
         self.items += 1;
     }
 
-    /// Where the parts stand now.
+    /// Where the items' parts stand now.
     pub(crate) fn mark(&self) -> Mark {
+        if let Some((mark, _)) = self.collected {
+            return mark;
+        }
         Mark {
             items: self.items,
             embeds: self.parts.embeds.len(),
@@ -400,9 +409,11 @@ impl ItemParts {
         }
     }
 
-    /// The parts as they were at `mark`, which must be a mark of these parts taken at most as
-    /// many items ago as they hold (the items after it are forgotten).
+    /// The items' parts as they were at `mark`, a mark of these parts taken when they held at
+    /// least as many items as now or fewer (the items after it are forgotten).
     pub(crate) fn rewind(&mut self, mark: Mark) {
+        self.collected = None;
+        self.parts.ui.clear();
         self.items = mark.items;
         self.parts.embeds.truncate(mark.embeds);
         self.seen.texts.forget_from(mark.embeds);
@@ -411,43 +422,17 @@ impl ItemParts {
         self.parts.suggestions.truncate(mark.suggestions);
     }
 
-    /// The estimated tokens of the parts [`ItemParts::finish`] would give with these arguments,
-    /// leaving these parts as they are.
-    pub(crate) fn tokens_with<T: Presenter<Ctx>, Ctx: ?Sized>(
-        &mut self,
-        shown: Items<'_, T>,
-        summary: Option<(UiBlock, bool)>,
-        ctx: &Ctx,
-    ) -> usize {
-        let (mark, budget_cut) = (self.mark(), self.parts.budget_cut);
-        self.add_collection(shown, summary, ctx);
-        let tokens = self.parts.tokens();
-        // Before `finish`, the parts hold no UI: all of it comes from the collection.
-        self.parts.ui.clear();
-        self.parts.budget_cut = budget_cut;
-        self.rewind(mark);
-        tokens
-    }
-
-    /// The parts of the items pushed, shown as `shown` with `summary` (wire format §6.2): the
-    /// summary and the UI, then the collection's rules and suggestions after the items' own.
-    pub(crate) fn finish<T: Presenter<Ctx>, Ctx: ?Sized>(
-        mut self,
-        shown: Items<'_, T>,
-        summary: Option<(UiBlock, bool)>,
-        ctx: &Ctx,
-    ) -> Parts {
-        self.add_collection(shown, summary, ctx);
-        self.parts.budget_cut |= self.seen.budget_cut;
-        self.parts
-    }
-
-    fn add_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
+    /// Adds the parts of the items pushed, shown as `shown` with `summary` (wire format §6.2):
+    /// the summary and the UI, then the collection's rules and suggestions after the items'
+    /// own. [`ItemParts::uncollect`] takes them off again.
+    pub(crate) fn collect<T: Presenter<Ctx>, Ctx: ?Sized>(
         &mut self,
         shown: Items<'_, T>,
         summary: Option<(UiBlock, bool)>,
         ctx: &Ctx,
     ) {
+        self.uncollect();
+        self.collected = Some((self.mark(), self.parts.budget_cut));
         let parts = &mut self.parts;
         if let Some((summary, by_budget)) = summary {
             parts.budget_cut |= by_budget;
@@ -468,6 +453,26 @@ impl ItemParts {
                 }
             }
         }
+    }
+
+    /// Takes the collection's parts off, if they are in.
+    pub(crate) fn uncollect(&mut self) {
+        if let Some((mark, budget_cut)) = self.collected {
+            self.rewind(mark);
+            self.parts.budget_cut = budget_cut;
+        }
+    }
+
+    /// The estimated tokens of the parts as they stand, as [`ResponseBuilder::build`] writes
+    /// them (wire format §17.2).
+    pub(crate) fn tokens(&self) -> usize {
+        self.parts.tokens()
+    }
+
+    /// The parts as they stand, with whether a budget cut something.
+    pub(crate) fn into_parts(mut self) -> Parts {
+        self.parts.budget_cut |= self.seen.budget_cut;
+        self.parts
     }
 }
 

@@ -22,6 +22,8 @@
 //!
 //! [`ItemParts`]: super::engine::ItemParts
 
+use std::cell::RefCell;
+
 mod parts;
 mod prefix;
 mod search;
@@ -151,13 +153,14 @@ fn tokens_of(builder: &ResponseBuilder) -> usize {
     builder.data_tokens() + builder.other_tokens()
 }
 
-/// A collection: the longest prefix whose response fits, from one incremental write of its
-/// data block; `None` when an item cannot be written so (a TOON row that is no table row).
+/// A collection: the longest prefix whose response fits, its data block written once, item by
+/// item, as far as the search asks; `None` when an item cannot be written so (a TOON row that
+/// is no table row).
 fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     shape: &Shape<'_, Ctx>,
     all: &[T],
     budget: usize,
-    mut data: impl DataPrefix<T>,
+    data: impl DataPrefix<T>,
 ) -> Result<Option<Fitted>, EncodeError> {
     let room = room(budget);
     let by_limit = all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX));
@@ -166,81 +169,157 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
         let (builder, _) = shape.render(Items::Many(all), Cut::NONE, Cut::NONE)?;
         return Ok(Some(whole_or_too_large(builder, budget, false)));
     }
-    if !data.write(&all[..by_limit], room)? {
-        return Ok(None);
-    }
-    // Writing stops at the first item past the room: that prefix's data alone is over it.
-    // Otherwise every item is written and only the other blocks can be over.
-    let written = data.len();
-    let over = if data.tokens(written) > room {
-        written
-    } else {
-        written + 1
-    };
+    let items = &all[..by_limit];
+    let data = RefCell::new(data);
     let mut parts = PrefixParts::new(all, shape.ctx, budget);
+    // The other blocks' tokens of each prefix probed, for the aim; first those of no item (the
+    // static rules, the summary, the collection's blocks of nothing): what does not grow.
+    let mut measured = Measured::default();
+    measured.record(0, parts.tokens(0));
+    let measured = RefCell::new(measured);
     let kept = longest_fitting(
         room,
-        Some(over),
-        |bracket| Some(aim_prefix(&data, bracket, room)),
+        Some(by_limit),
+        |bracket| {
+            aim_prefix(
+                &mut *data.borrow_mut(),
+                items,
+                &measured.borrow(),
+                bracket,
+                room,
+            )
+        },
         |kept| {
-            Ok::<_, EncodeError>(Probe {
-                tokens: data.tokens(kept) + parts.tokens(kept),
+            let mut data = data.borrow_mut();
+            if !data.extend(items, kept)? {
+                return Err(Stop::NoPrefix);
+            }
+            let data_tokens = data.tokens(kept);
+            if data_tokens > room {
+                // The data alone is over: no need to make the other blocks.
+                return Ok(Probe {
+                    tokens: data_tokens,
+                    whole: false,
+                });
+            }
+            let others = parts.tokens(kept);
+            measured.borrow_mut().record(kept, others);
+            Ok(Probe {
+                tokens: data_tokens + others,
                 whole: kept == by_limit,
             })
         },
-    )?;
+    );
+    let kept = match kept {
+        Ok(kept) => kept,
+        Err(Stop::NoPrefix) => return Ok(None),
+        Err(Stop::Encode(error)) => return Err(error),
+    };
     if kept == 0 {
         let (builder, _) = shape.render(Items::Many(all), smallest_cut(budget), Cut::NONE)?;
         return Ok(Some(too_large(builder, budget, false)));
     }
+    let data = data.into_inner().into_data(kept, all)?;
     Ok(Some(Fitted {
-        builder: parts.into_builder(kept, data.into_data(kept, all)?),
+        builder: parts.into_builder(kept, data),
         too_large: None,
     }))
 }
 
-/// Where the longest prefix that fits probably ends, within the bracket: the data block of
-/// every prefix is counted already, and the other blocks are taken to grow along the line
-/// through the two ends of the bracket, or in proportion to the items from the one end probed.
-fn aim_prefix<T>(data: &impl DataPrefix<T>, bracket: &Bracket, room: usize) -> usize {
-    let others = |(cut, tokens): (usize, usize)| (cut, tokens.saturating_sub(data.tokens(cut)));
-    let fits = bracket
-        .fits
-        .1
-        .map(|tokens| others((bracket.fits.0, tokens)));
-    let over = bracket
-        .over
-        .and_then(|(cut, tokens)| Some(others((cut, tokens?))));
-    let (a, b) = match (fits, over) {
-        (Some(a), Some(b)) => (a, b),
-        (Some(one), None) | (None, Some(one)) => ((0, 0), one),
-        // Nothing probed: the data alone, the longest prefix that could fit.
-        (None, None) => ((0, 0), (1, 0)),
-    };
-    // The other blocks at `cut` on that line (never below zero).
-    let (low, high) = if a.0 < b.0 { (a, b) } else { (b, a) };
-    let wide = |n: usize| i128::try_from(n).unwrap_or(i128::MAX);
-    let others_at = |cut: usize| {
+/// Why a collection's prefix search stopped early.
+enum Stop {
+    /// An item cannot be written into the data block as it grows (a TOON row that is no table
+    /// row): the collection is fitted by renders instead.
+    NoPrefix,
+    Encode(EncodeError),
+}
+
+impl From<EncodeError> for Stop {
+    fn from(error: EncodeError) -> Self {
+        Stop::Encode(error)
+    }
+}
+
+/// The tokens of the blocks besides the data, at the last two prefixes that made them.
+#[derive(Default)]
+struct Measured {
+    last: [Option<(usize, usize)>; 2],
+}
+
+impl Measured {
+    fn record(&mut self, kept: usize, others: usize) {
+        self.last = [Some((kept, others)), self.last[0]];
+    }
+
+    /// The other blocks' tokens at `kept` on the line through the two measurements (through
+    /// the origin with one, none with none), never below zero.
+    fn at(&self, kept: usize) -> i128 {
+        let wide = |n: usize| i128::try_from(n).unwrap_or(i128::MAX);
+        let (low, high) = match self.last {
+            [Some(a), Some(b)] if a.0 != b.0 => (a.min(b), a.max(b)),
+            [Some((0, constant)), _] => return wide(constant),
+            [Some(one), _] => ((0, 0), one),
+            _ => return 0,
+        };
         let run = wide(high.0 - low.0).max(1);
         let rise = wide(high.1) - wide(low.1);
-        (wide(low.1) + rise * (wide(cut) - wide(low.0)) / run).max(0)
-    };
+        (wide(low.1) + rise * (wide(kept) - wide(low.0)) / run).max(0)
+    }
+}
+
+/// Where the longest prefix that fits probably ends, within the bracket: the other blocks are
+/// taken to grow along the line through the last two prefixes that made them (at first, to stay
+/// as they are with no item), and the data block is written on until it and they are over the
+/// room, so its tokens are counted, not guessed. `None` when the data block cannot be written
+/// (the probe then says why).
+fn aim_prefix<T>(
+    data: &mut impl DataPrefix<T>,
+    items: &[T],
+    measured: &Measured,
+    bracket: &Bracket,
+    room: usize,
+) -> Option<usize> {
+    let wide = |n: usize| i128::try_from(n).unwrap_or(i128::MAX);
     let lowest = bracket.fits.0;
     let highest = bracket
         .over
-        .map_or(data.len(), |(cut, _)| cut - 1)
-        .min(data.len());
-    let fits_at = |cut: usize| wide(data.tokens(cut)) + others_at(cut) <= wide(room);
-    let (mut good, mut bad) = (lowest, highest + 1);
+        .map_or(items.len(), |(cut, _)| cut - 1)
+        .min(items.len());
+    let fits_at = |data: &dyn Fn(usize) -> usize, kept: usize| {
+        kept == 0 || wide(data(kept)) + measured.at(kept) <= wide(room)
+    };
+    // Write on while the prefix written still fits by the line (so one item past the answer),
+    // in batches of the items that the room left seems to hold, judged by the text counted so
+    // far (a lower bound, cheap; the exact estimates are asked for below, a few times only).
+    loop {
+        let (written, counted) = (data.len(), data.tokens_written());
+        let left = wide(room) - wide(counted) - measured.at(written);
+        if written >= highest || (written > 0 && left < 0) {
+            break;
+        }
+        let per_item = if written == 0 {
+            left
+        } else {
+            wide(counted) / wide(written)
+        };
+        let batch = usize::try_from(left / per_item.max(1)).unwrap_or(0).max(1);
+        if !data
+            .extend(items, written.saturating_add(batch).min(highest))
+            .ok()?
+        {
+            return None;
+        }
+    }
+    let (mut good, mut bad) = (lowest, data.len().min(highest) + 1);
     while bad - good > 1 {
         let middle = good + (bad - good) / 2;
-        if fits_at(middle) {
+        if fits_at(&|kept| data.tokens(kept), middle) {
             good = middle;
         } else {
             bad = middle;
         }
     }
-    good
+    Some(good)
 }
 
 /// The cut of a collection's smallest honest answer: one item and the summary (wire format §17.5).
@@ -278,14 +357,14 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
             shape.render(items, cap, Cut::NONE)
         }
     };
-    let over = match items {
+    let most = match items {
         Items::Many(all) if all.is_empty() || T::AGENT_LIMIT == Some(0) => {
             // No item to keep or drop: the response is what it is.
             let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
             return Ok(whole_or_too_large(builder, budget, false));
         }
         // Cut L is the whole collection; the search probes it like any other.
-        Items::Many(all) => Some(all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX)) + 1),
+        Items::Many(all) => Some(all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX))),
         Items::One(_) => {
             // Most single values fit whole: one render.
             let (whole, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
@@ -303,7 +382,7 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
     let mut kept: Option<ResponseBuilder> = None;
     let found = longest_fitting(
         room,
-        over,
+        most,
         |bracket| aim_rendered(bracket, room, single),
         |cut| {
             let (builder, by_budget) = render(cut)?;

@@ -19,6 +19,8 @@ pub(super) struct PrefixParts<'a, T, Ctx: ?Sized> {
     start: Mark,
     /// Where they stood after each item pushed.
     marks: Vec<Mark>,
+    /// The prefix whose collection's parts are in, if any.
+    collected: Option<usize>,
 }
 
 impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
@@ -31,23 +33,32 @@ impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
             start: parts.mark(),
             parts,
             marks: Vec::new(),
+            collected: None,
         }
     }
 
     /// The estimated tokens of the other blocks of the first `kept` items (wire format §17.2).
     pub(super) fn tokens(&mut self, kept: usize) -> usize {
-        self.reach(kept);
-        let (shown, summary) = cut_items(Items::Many(self.all), self.cut(kept));
-        self.parts.tokens_with(shown, summary, self.ctx)
+        self.collect(kept);
+        self.parts.tokens()
     }
 
     /// `data` (the data block of the first `kept` items) with their other blocks.
     pub(super) fn into_builder(mut self, kept: usize, data: ResponseBuilder) -> ResponseBuilder {
+        self.collect(kept);
+        self.parts.into_parts().into_builder(data)
+    }
+
+    /// The parts of the first `kept` items with the collection's parts for them: kept from the
+    /// last probe when it was of the same prefix.
+    fn collect(&mut self, kept: usize) {
+        if self.collected == Some(kept) {
+            return;
+        }
         self.reach(kept);
         let (shown, summary) = cut_items(Items::Many(self.all), self.cut(kept));
-        self.parts
-            .finish(shown, summary, self.ctx)
-            .into_builder(data)
+        self.parts.collect(shown, summary, self.ctx);
+        self.collected = Some(kept);
     }
 
     fn cut(&self, kept: usize) -> Cut {
@@ -59,6 +70,8 @@ impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
 
     /// The items' own parts for exactly the first `kept` items.
     fn reach(&mut self, kept: usize) {
+        self.collected = None;
+        self.parts.uncollect();
         if kept < self.marks.len() {
             let mark = kept
                 .checked_sub(1)

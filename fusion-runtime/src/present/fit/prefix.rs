@@ -27,21 +27,22 @@ pub(super) trait DataPrefix<T> {
     /// How many items are written.
     fn len(&self) -> usize;
 
-    /// Appends `items` one by one while the items alone are within `room` tokens (writing
-    /// stops at the first past it), sizing the buffers on the way; `false` when an item cannot
-    /// be written so (a TOON row that is no row of the table: the collection is then fitted by
-    /// full renders).
-    fn write(&mut self, items: &[T], room: usize) -> Result<bool, EncodeError>;
+    /// Writes the items of `all` after those written until `count` are (or all are), sizing
+    /// the buffers for them; `false` when an item cannot be written so (a TOON row that is no
+    /// row of the table: the collection is then fitted by full renders).
+    fn extend(&mut self, all: &[T], count: usize) -> Result<bool, EncodeError>;
 
     /// The estimated tokens of the data block of the first `kept` items (`kept` ≥ 1).
     fn tokens(&self, kept: usize) -> usize;
 
+    /// At most the estimated tokens of the data block of every item written, at once: the
+    /// text counted so far, in whole blocks (the last few bytes are counted when a prefix's
+    /// estimate is asked for).
+    fn tokens_written(&self) -> usize;
+
     /// The data block of the first `kept` items (`kept` ≥ 1), of `all` the items written.
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError>;
 }
-
-/// After this many items the buffers are sized for the items the budget will take.
-const SIZING_SAMPLE: usize = 16;
 
 /// Text grown item by item and its tally: per item, where it ends, and how far the tally had
 /// counted then, with the tally there.
@@ -86,24 +87,23 @@ impl Tallied {
         (tally, end)
     }
 
-    /// At most the estimated tokens of every item written (the bytes after the last whole block
-    /// are not counted yet): enough to see that the items alone are over a budget.
+    /// The tally of the whole blocks written so far.
     fn tokens_so_far(&self) -> usize {
         self.tally.tokens()
     }
 
-    /// Sizes the buffers, once the first items are written, for as many items as `room` tokens
-    /// and `most` items allow: growing them by doubling would copy them about twice.
-    fn reserve_for(&mut self, room: usize, most: usize) {
-        if self.ends.len() != SIZING_SAMPLE {
+    /// Sizes the buffers for `count` items, from the size of those written: growing them by
+    /// doubling would copy them about twice.
+    fn reserve_for(&mut self, count: usize) {
+        let written = self.ends.len();
+        if written == 0 || count <= written {
             return;
         }
-        let tokens = self.tally.tokens().max(1);
-        let items = (room.saturating_mul(SIZING_SAMPLE) / tokens).min(most) + 1;
-        let bytes = (self.text.len() / SIZING_SAMPLE).saturating_mul(items);
-        self.text.reserve(bytes.saturating_sub(self.text.len()));
-        self.ends.reserve(items.saturating_sub(self.ends.len()));
-        self.known.reserve(items.saturating_sub(self.known.len()));
+        let more = count - written;
+        let bytes = (self.text.len() / written).saturating_mul(more);
+        self.text.reserve(bytes);
+        self.ends.reserve(more);
+        self.known.reserve(more);
     }
 }
 
@@ -138,9 +138,14 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
         self.counted.ends.len()
     }
 
-    fn write(&mut self, items: &[T], room: usize) -> Result<bool, EncodeError> {
+    fn extend(&mut self, all: &[T], count: usize) -> Result<bool, EncodeError> {
         let mask = self.shape.mask;
         let counted = &mut self.counted;
+        let from = counted.ends.len();
+        let Some(items) = all.get(from..count.min(all.len())) else {
+            return Ok(true);
+        };
+        counted.reserve_for(count);
         json::with_elements(|elements| {
             for item in items {
                 let text = &mut counted.text;
@@ -154,13 +159,13 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
                     Some(mask) => elements.append(text, &Selected { item, mask })?,
                 }
                 counted.item_written();
-                if counted.tokens_so_far() > room {
-                    break;
-                }
-                counted.reserve_for(room, items.len());
             }
             Ok(true)
         })
+    }
+
+    fn tokens_written(&self) -> usize {
+        self.counted.tokens_so_far()
     }
 
     fn tokens(&self, kept: usize) -> usize {
@@ -217,18 +222,23 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
         self.counted.ends.len()
     }
 
-    fn write(&mut self, items: &[T], room: usize) -> Result<bool, EncodeError> {
+    fn extend(&mut self, all: &[T], count: usize) -> Result<bool, EncodeError> {
+        let from = self.counted.ends.len();
+        let Some(items) = all.get(from..count.min(all.len())) else {
+            return Ok(true);
+        };
+        self.counted.reserve_for(count);
         for item in items {
             if !self.rows.push_row(&mut self.counted.text, item) {
                 return Ok(false);
             }
             self.counted.item_written();
-            if self.counted.tokens_so_far() > room {
-                break;
-            }
-            self.counted.reserve_for(room, items.len());
         }
         Ok(true)
+    }
+
+    fn tokens_written(&self) -> usize {
+        self.counted.tokens_so_far()
     }
 
     fn tokens(&self, kept: usize) -> usize {
@@ -290,7 +300,12 @@ impl<T: Model> DataPrefix<T> for ToonListPrefix<'_> {
 
     /// `false` when the first item could be a table row: whether the list is a table then
     /// depends on the items after it, and the collection is fitted by renders.
-    fn write(&mut self, items: &[T], room: usize) -> Result<bool, EncodeError> {
+    fn extend(&mut self, all: &[T], count: usize) -> Result<bool, EncodeError> {
+        let from = self.counted.ends.len();
+        let Some(items) = all.get(from..count.min(all.len())) else {
+            return Ok(true);
+        };
+        self.counted.reserve_for(count);
         for item in items {
             let members = self.members;
             let tree = to_tree(&Row { item, members }).map_err(EncodeError::from)?;
@@ -299,12 +314,12 @@ impl<T: Model> DataPrefix<T> for ToonListPrefix<'_> {
             }
             push_list_element(&mut self.counted.text, &tree, &self.options);
             self.counted.item_written();
-            if self.counted.tokens_so_far() > room {
-                break;
-            }
-            self.counted.reserve_for(room, items.len());
         }
         Ok(true)
+    }
+
+    fn tokens_written(&self) -> usize {
+        self.counted.tokens_so_far()
     }
 
     fn tokens(&self, kept: usize) -> usize {
@@ -410,7 +425,7 @@ mod tests {
         let rows = [Row(1, "a\nb"), Row(2, "</domain_rules>"), Row(3, "")];
         let shape = shape(Format::Json);
         let mut data = JsonPrefix::new(&shape);
-        assert!(data.write(&rows, usize::MAX).unwrap());
+        assert!(data.extend(&rows, usize::MAX).unwrap());
         for kept in 0..=rows.len() {
             let whole = json::to_string(&rows[..kept]).unwrap();
             assert_eq!(data.text(kept), whole);
@@ -433,7 +448,7 @@ mod tests {
         let cells: Vec<Cell> = (0..40).map(|i| Cell(i, notes[i as usize % 5])).collect();
         let shape = shape(Format::Toon);
         let mut data = ToonPrefix::new::<Cell, ()>(&shape).expect("a table");
-        assert!(data.write(&cells, usize::MAX).unwrap());
+        assert!(data.extend(&cells, usize::MAX).unwrap());
         let table = |kept: usize| {
             toon::table::encode_rows(&cells[..kept], Members::Every, &ToonOptions::pipe()).unwrap()
         };
@@ -450,27 +465,41 @@ mod tests {
     #[test]
     fn every_prefix_is_the_toon_list_of_that_many_items_and_its_estimate() {
         // Rows holding a list: no table, each item a list element (wire format §9.8).
-        let notes = ["a note | with a pipe", "line\nbreak", "", "- dash", "ünïcødé 😬"];
+        let notes = [
+            "a note | with a pipe",
+            "line\nbreak",
+            "",
+            "- dash",
+            "ünïcødé 😬",
+        ];
         let rows: Vec<Row> = (0..30).map(|i| Row(i, notes[i as usize % 5])).collect();
         let shape = shape(Format::Toon);
         let mut data = ToonListPrefix::new(&shape);
-        assert!(data.write(&rows, usize::MAX).unwrap());
+        assert!(data.extend(&rows, usize::MAX).unwrap());
         let list = |kept: usize| {
             toon::table::encode_rows(&rows[..kept], Members::Every, &ToonOptions::pipe()).unwrap()
         };
         for kept in 1..=rows.len() {
-            assert_eq!(DataPrefix::<Row>::tokens(&data, kept), estimate(&list(kept)), "{kept}");
+            assert_eq!(
+                DataPrefix::<Row>::tokens(&data, kept),
+                estimate(&list(kept)),
+                "{kept}"
+            );
         }
         assert_eq!(data_block(data, 11, &rows), list(11));
         // A first item that could be a table row: the list may still be a table.
         let cells = [Cell(1, "x")];
-        assert!(!ToonListPrefix::new(&shape).write(&cells, usize::MAX).unwrap());
+        assert!(
+            !ToonListPrefix::new(&shape)
+                .extend(&cells, usize::MAX)
+                .unwrap()
+        );
     }
 
     #[test]
     fn a_row_that_is_no_table_row_stops_the_toon_prefix() {
         let shape = shape(Format::Toon);
         let mut data = ToonPrefix::new::<Row, ()>(&shape).expect("a header");
-        assert!(!data.write(&[Row(1, "x")], usize::MAX).unwrap());
+        assert!(!data.extend(&[Row(1, "x")], usize::MAX).unwrap());
     }
 }
