@@ -289,10 +289,14 @@ fn aim_prefix<T>(
         kept == 0 || wide(data(kept)) + measured.at(kept) <= wide(room)
     };
     // Write on while the prefix written still fits by the line (so one item past the answer),
-    // in batches of the items that the room left seems to hold, judged by the text counted so
-    // far (a lower bound, cheap; the exact estimates are asked for below, a few times only).
+    // in batches of as many items as the room left seems to hold at the rate so far.
     loop {
-        let (written, counted) = (data.len(), data.tokens_written());
+        let written = data.len();
+        let counted = if written == 0 {
+            0
+        } else {
+            data.tokens(written)
+        };
         let left = wide(room) - wide(counted) - measured.at(written);
         if written >= highest || (written > 0 && left < 0) {
             break;

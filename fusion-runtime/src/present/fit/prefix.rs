@@ -35,11 +35,6 @@ pub(super) trait DataPrefix<T> {
     /// The estimated tokens of the data block of the first `kept` items (`kept` ≥ 1).
     fn tokens(&self, kept: usize) -> usize;
 
-    /// At most the estimated tokens of the data block of every item written, at once: the
-    /// text counted so far, in whole blocks (the last few bytes are counted when a prefix's
-    /// estimate is asked for).
-    fn tokens_written(&self) -> usize;
-
     /// The data block of the first `kept` items (`kept` ≥ 1), of `all` the items written.
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError>;
 }
@@ -85,11 +80,6 @@ impl Tallied {
         tally.push(&self.text[counted..end]);
         known.set(Some(tally));
         (tally, end)
-    }
-
-    /// The tally of the whole blocks written so far.
-    fn tokens_so_far(&self) -> usize {
-        self.tally.tokens()
     }
 
     /// Sizes the buffers for `count` items, from the size of those written: growing them by
@@ -164,10 +154,6 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
         })
     }
 
-    fn tokens_written(&self) -> usize {
-        self.counted.tokens_so_far()
-    }
-
     fn tokens(&self, kept: usize) -> usize {
         if kept == 0 {
             return estimate("[]");
@@ -235,10 +221,6 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
             self.counted.item_written();
         }
         Ok(true)
-    }
-
-    fn tokens_written(&self) -> usize {
-        self.counted.tokens_so_far()
     }
 
     fn tokens(&self, kept: usize) -> usize {
@@ -316,10 +298,6 @@ impl<T: Model> DataPrefix<T> for ToonListPrefix<'_> {
             self.counted.item_written();
         }
         Ok(true)
-    }
-
-    fn tokens_written(&self) -> usize {
-        self.counted.tokens_so_far()
     }
 
     fn tokens(&self, kept: usize) -> usize {

@@ -88,18 +88,19 @@ pub(super) fn longest_fitting<E>(
 }
 
 /// The cut to probe next, strictly inside the bracket `(low, high)` and at most `most`: the
-/// guess when there is one, else the middle; with no known end above, doubling (from 1), and a
-/// guess no further than 64 times what is known to fit (256 at first), since a probe past the
-/// answer costs everything it renders.
+/// guess when there is one, else the middle; with no known end above, doubling (from 1). With
+/// neither an end above nor a longest cut (a single value's cap), a guess goes no further than
+/// 64 times what is known to fit (256 at first), since a probe past the answer costs
+/// everything it renders.
 fn next_cut(low: usize, high: Option<usize>, most: Option<usize>, guess: Option<usize>) -> usize {
-    let (fallback, top) = match high {
-        Some(high) => (low + (high - low) / 2, high - 1),
-        None => (
+    let (fallback, top) = match (high, most) {
+        (Some(high), _) => (low + (high - low) / 2, high - 1),
+        (None, Some(most)) => (low.saturating_mul(2).max(1).min(most), most),
+        (None, None) => (
             low.saturating_mul(2).max(1),
             low.saturating_mul(64).max(256),
         ),
     };
-    let top = most.map_or(top, |most| top.min(most));
     guess.unwrap_or(fallback).clamp(low + 1, top.max(low + 1))
 }
 
