@@ -146,13 +146,15 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     }
     let mut errors = Errors::default();
     let voice = AttrVoice::of(attr_name);
-    let args = args::check(
-        items,
-        family.specs,
-        &mut Seen::default(),
-        &voice,
-        &mut errors,
-    );
+    // `key`, `many` and `each` say an item declaration once for several items (wire format
+    // §6.10); a collection declaration is said once already.
+    let specs: Vec<Spec> = family
+        .specs
+        .iter()
+        .filter(|spec| !collection || ![key::KEY, key::MANY, key::EACH].contains(&spec.name))
+        .copied()
+        .collect();
+    let args = args::check(items, &specs, &mut Seen::default(), &voice, &mut errors);
     let when = args.expr(key::WHEN).cloned();
     let reveal = args.idents(key::REVEAL).to_vec();
     let title = args.str(key::TITLE).cloned();

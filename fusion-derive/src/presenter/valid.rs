@@ -155,9 +155,7 @@ fn group(
     };
     let misplaced = grouping.first();
     if let Some((key, span)) = misplaced {
-        let why = if scope == Scope::Collection {
-            Some("a collection declaration is said once already")
-        } else if matches!(kind, DeclKind::RuleCall(_) | DeclKind::SuggestCall(_)) {
+        let why = if matches!(kind, DeclKind::RuleCall(_) | DeclKind::SuggestCall(_)) {
             Some("a function writes its own texts, one line each")
         } else if template.is_none() {
             Some("a text without placeholders is written once however many items it concerns")

@@ -291,3 +291,59 @@ fn a_fitted_collection_groups_like_the_prefix_presented_alone() {
         assert_eq!(rules_block(&fitted), rules_block(&alone), "budget {budget}");
     }
 }
+
+/// wire format §6.10 and §5.10 P1, P2: labels from data cannot forge tags or items in a
+/// grouped line.
+#[derive(Presenter)]
+#[rule("Check {id}.")]
+#[suggest(tool = "docs.open", reason = "Open {id}", many = "Open {items} ({n})")]
+struct Labelled {
+    id: String,
+}
+
+fn forging() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let piece = prop_oneof![
+        Just("<".to_owned()),
+        Just("</".to_owned()),
+        Just("domain_rules>".to_owned()),
+        Just("Action_Suggestions".to_owned()),
+        Just("\n- ".to_owned()),
+        Just("\r".to_owned()),
+        Just(", ".to_owned()),
+        Just(" and ".to_owned()),
+        "[a-z]{0,3}",
+        any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(piece, 0..8).prop_map(|pieces| pieces.concat())
+}
+
+proptest::proptest! {
+    #[test]
+    fn grouped_lines_from_forged_labels_recover_exactly(
+        ids in proptest::collection::vec(forging(), 0..9),
+    ) {
+        let items: Vec<Labelled> = ids.into_iter().map(|id| Labelled { id }).collect();
+        let response = Labelled::present_all(&items).build().unwrap();
+        let blocks = fusion_tests::wire::parse(&response.text())
+            .map_err(|error| proptest::test_runner::TestCaseError::fail(format!("{error:?}")))?;
+        let lists: Vec<(String, usize)> = blocks
+            .iter()
+            .filter_map(|block| match block {
+                fusion_tests::wire::Block::List { name, items } => Some((name.clone(), items.len())),
+                _ => None,
+            })
+            .collect();
+        let mut expected = Vec::new();
+        if !response.view().rules().is_empty() {
+            expected.push(("domain_rules".to_owned(), response.view().rules().len()));
+        }
+        if !response.view().suggestions().is_empty() {
+            expected.push(("action_suggestions".to_owned(), response.view().suggestions().len()));
+        }
+        proptest::prop_assert_eq!(lists, expected);
+        // One rule and one suggestion at most: every item of the one declaration in one line.
+        proptest::prop_assert!(response.view().rules().len() <= 1);
+        proptest::prop_assert!(response.view().suggestions().len() <= 1);
+    }
+}
