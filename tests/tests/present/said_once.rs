@@ -1,6 +1,6 @@
 //! Item rules and suggestions said once for several items (wire format §6.10): the grouped
 //! line, `many`, `each`, `key`, suggestions by tool, labels, embedded children, budgets, and
-//! the testing view (vectors V180–V185).
+//! the testing view (vectors V180–V184).
 
 use crate::support;
 
