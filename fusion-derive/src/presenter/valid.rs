@@ -179,44 +179,41 @@ fn group(
             (None, None) => Ok(None),
         };
     }
-    let (key, key_span) = match &grouping.key {
-        Some(ident) => {
-            let name = unraw(ident);
-            let Some(index) = fields.iter().position(|f| f.name == name) else {
-                return Err(unknown_field(ident.span(), &name, fields));
-            };
-            let field = &fields[index];
-            let what = if field.redact.is_some() {
-                Some("is redacted")
-            } else if field.wire.is_none() {
-                Some("is never on the wire")
-            } else if field.embed {
-                Some("is embedded")
-            } else {
-                None
-            };
-            if let Some(what) = what {
-                return Err(error(
-                    ident,
-                    format!(
-                        "`key` names `{name}`, which {what}; the key labels each item in the grouped line, so name a field the data block shows, like `key = id`, or write `each`"
-                    ),
-                ));
-            }
-            (index, ident.span())
+    let (key, key_span) = if let Some(ident) = &grouping.key {
+        let name = unraw(ident);
+        let Some(index) = fields.iter().position(|f| f.name == name) else {
+            return Err(unknown_field(ident.span(), &name, fields));
+        };
+        let field = &fields[index];
+        let what = if field.redact.is_some() {
+            Some("is redacted")
+        } else if field.wire.is_none() {
+            Some("is never on the wire")
+        } else if field.embed {
+            Some("is embedded")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            return Err(error(
+                ident,
+                format!(
+                    "`key` names `{name}`, which {what}; the key labels each item in the grouped line, so name a field the data block shows, like `key = id`, or write `each`"
+                ),
+            ));
         }
-        None => {
-            let shown = |f: &&Field<'_>| f.wire.is_some() && !f.embed && f.redact.is_none();
-            let index = fields
-                .iter()
-                .position(|f| f.name == "id" && shown(&f))
-                .or_else(|| fields.iter().position(|f| shown(&f)));
-            // No field the data block shows: nothing to name the items by, one line each.
-            let Some(index) = index else {
-                return Ok(None);
-            };
-            (index, template_span)
-        }
+        (index, ident.span())
+    } else {
+        let shown = |f: &&Field<'_>| f.wire.is_some() && !f.embed && f.redact.is_none();
+        let index = fields
+            .iter()
+            .position(|f| f.name == "id" && shown(&f))
+            .or_else(|| fields.iter().position(|f| shown(&f)));
+        // No field the data block shows: nothing to name the items by, one line each.
+        let Some(index) = index else {
+            return Ok(None);
+        };
+        (index, template_span)
     };
     let many = match grouping.many {
         None => None,

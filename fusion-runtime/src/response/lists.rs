@@ -165,24 +165,21 @@ fn push_list(out: &mut String, labels: &[&str]) {
 /// The grouped body of wire format §6.10: `first` is the first entry's text.
 fn grouped_body(group: &ItemGroup, first: &str, labels: &[&str]) -> String {
     let mut out = String::new();
-    match group.many {
-        Some(pieces) => {
-            for piece in pieces {
-                match piece {
-                    ManyPiece::Text(text) => out.push_str(text),
-                    ManyPiece::Items => push_list(&mut out, labels),
-                    ManyPiece::Count => {
-                        let _ = write!(out, "{}", labels.len());
-                    }
+    if let Some(pieces) = group.many {
+        for piece in pieces {
+            match piece {
+                ManyPiece::Text(text) => out.push_str(text),
+                ManyPiece::Items => push_list(&mut out, labels),
+                ManyPiece::Count => {
+                    let _ = write!(out, "{}", labels.len());
                 }
             }
         }
-        None => {
-            out.push_str(first);
-            out.push_str(" (likewise for ");
-            push_list(&mut out, &labels[1..]);
-            out.push(')');
-        }
+    } else {
+        out.push_str(first);
+        out.push_str(" (likewise for ");
+        push_list(&mut out, &labels[1..]);
+        out.push(')');
     }
     out
 }

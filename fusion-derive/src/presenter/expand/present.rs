@@ -164,7 +164,7 @@ impl Gen<'_, '_> {
                 self.grouped(
                     group,
                     "push_item_fmt",
-                    quote!(::core::format_args!(#fmt, #(#args),*)),
+                    &quote!(::core::format_args!(#fmt, #(#args),*)),
                 )
             }
             (DeclKind::Suggest(tool, reason), Some(group)) => {
@@ -173,7 +173,7 @@ impl Gen<'_, '_> {
                 self.grouped(
                     group,
                     "push_item",
-                    quote!(#p::Suggestion::new(#tool, #reason)),
+                    &quote!(#p::Suggestion::new(#tool, #reason)),
                 )
             }
             (DeclKind::Rule(text), _) => self.rule(text, decl.scope),
@@ -207,7 +207,7 @@ impl Gen<'_, '_> {
     /// The push of an item rule or suggestion that groups (wire format §6.10): its group is a
     /// `static` (entries of one group point at it), its label the key field, which is reported
     /// at `key = ...` (or the template) when it is not `Display`.
-    fn grouped(&self, group: &Group, method: &str, entry: TokenStream) -> TokenStream {
+    fn grouped(&self, group: &Group, method: &str, entry: &TokenStream) -> TokenStream {
         let p = &self.p;
         let make = match &group.many {
             None => quote!(#p::ItemGroup::LIKEWISE),
