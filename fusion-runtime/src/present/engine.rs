@@ -124,6 +124,20 @@ struct Seen {
 }
 
 impl Seen {
+    /// How many static-only children are recorded.
+    fn static_children(&self) -> usize {
+        self.static_rules.iter().flatten().count() + self.more_static_rules.len()
+    }
+
+    /// Forgets the static-only children recorded after the first `count`.
+    fn forget_static_children(&mut self, count: usize) {
+        self.more_static_rules
+            .truncate(count.saturating_sub(self.static_rules.len()));
+        for slot in self.static_rules.iter_mut().skip(count) {
+            *slot = None;
+        }
+    }
+
     /// Whether a static-only child with these rules still has to be presented; records it.
     fn first_static(&mut self, rules: &'static [&'static str]) -> bool {
         let same = |seen: &&'static [&'static str]| std::ptr::eq(*seen, rules) || *seen == rules;
@@ -258,7 +272,7 @@ impl Cut {
 }
 
 /// Everything a presenter contributes besides its data block.
-struct Parts {
+pub(crate) struct Parts {
     ui: Vec<UiBlock>,
     embeds: Vec<EmbedBlock>,
     rules: Rules,
@@ -280,14 +294,21 @@ impl Parts {
         cut: Cut,
         embed_cut: Cut,
     ) -> Parts {
-        let mut parts = Parts::empty();
-        parts.fill(items, ctx, with_ui, cut, embed_cut, None);
-        parts
+        let (shown, summary) = cut_items(items, cut);
+        let each: &[T] = match shown {
+            Items::One(item) => std::slice::from_ref(item),
+            Items::Many(kept) => kept,
+        };
+        let mut growing = ItemParts::new::<T, Ctx>(with_ui, embed_cut);
+        for item in each {
+            growing.push(item, ctx);
+        }
+        growing.finish(shown, summary, ctx)
     }
 
     /// `builder` with these as its other blocks.
     #[inline]
-    fn into_builder(self, mut builder: ResponseBuilder) -> ResponseBuilder {
+    pub(crate) fn into_builder(self, mut builder: ResponseBuilder) -> ResponseBuilder {
         let (ui, embeds, rules, suggestions) = builder.parts_mut();
         *ui = self.ui;
         *embeds = self.embeds;
@@ -296,183 +317,166 @@ impl Parts {
         builder
     }
 
-    fn empty() -> Parts {
-        Parts {
+    /// Their estimated tokens, as [`ResponseBuilder::build`] writes them (wire format §17.2).
+    fn tokens(&self) -> usize {
+        blocks_tokens(&self.ui, &self.embeds, &[], &self.rules, &self.suggestions)
+    }
+}
+
+/// The parts of a presentation built one item at a time (wire format §6.2): the static rules,
+/// then each item's embeds, rules and suggestions; [`ItemParts::finish`] adds the summary, the
+/// UI and the collection's own rules and suggestions.
+///
+/// Every presentation is built this way. A budget's search (`fit`) also takes the parts back to
+/// where they were after an earlier item ([`ItemParts::rewind`]) and counts the parts a prefix
+/// would have without finishing them ([`ItemParts::tokens_with`]), so that trying several
+/// prefixes presents each item about once.
+pub(crate) struct ItemParts {
+    parts: Parts,
+    seen: Seen,
+    /// How many items are pushed.
+    items: usize,
+    /// Whether UI callbacks run (for the first item's embeds: wire format §6.8).
+    with_ui: bool,
+    embed_cut: Cut,
+}
+
+/// Where the parts stood after some item: the lengths of their lists.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    items: usize,
+    embeds: usize,
+    rules: usize,
+    suggestions: usize,
+    static_children: usize,
+}
+
+impl ItemParts {
+    /// No item yet: the static item rules of `T` only.
+    pub(crate) fn new<T: Presenter<Ctx>, Ctx: ?Sized>(with_ui: bool, embed_cut: Cut) -> Self {
+        let mut parts = Parts {
             ui: Vec::new(),
             embeds: Vec::new(),
             rules: Rules::default(),
             suggestions: Suggestions::default(),
             budget_cut: false,
-        }
-    }
-
-    /// With `ends`, records per item shown how many embeds, rules and suggestions there are
-    /// after its own (see [`PrefixParts`]).
-    fn fill<T: Presenter<Ctx>, Ctx: ?Sized>(
-        &mut self,
-        items: Items<'_, T>,
-        ctx: &Ctx,
-        with_ui: bool,
-        cut: Cut,
-        embed_cut: Cut,
-        mut ends: Option<&mut Vec<ItemEnd>>,
-    ) {
-        let (shown, summary) = cut_items(items, cut);
-        if let Some((_, by_budget)) = &summary {
-            self.budget_cut |= *by_budget;
-        }
-        if with_ui {
-            self.push_ui(shown, summary, ctx);
-        }
-        let mut seen = Seen::default();
-        let each: &[T] = match shown {
-            Items::One(item) => std::slice::from_ref(item),
-            Items::Many(kept) => kept,
         };
-        if let Some(ends) = ends.as_deref_mut() {
-            ends.clear();
-            ends.resize(each.len(), ItemEnd::default());
-        }
-        for (item_index, item) in each.iter().enumerate() {
-            item.embeds(
-                ctx,
-                &mut EmbedSink {
-                    skip_ui: !with_ui || item_index > 0,
-                    cut: embed_cut,
-                    seen: &mut seen,
-                    out: &mut self.embeds,
-                },
-            );
-            if let Some(ends) = ends.as_deref_mut() {
-                ends[item_index].embeds = self.embeds.len();
-            }
-        }
-        self.budget_cut |= seen.budget_cut;
         for rule in T::STATIC_RULES {
-            self.rules.push(Cow::Borrowed(rule));
+            parts.rules.push(Cow::Borrowed(rule));
         }
-        for (item_index, item) in each.iter().enumerate() {
-            item.item_rules(ctx, &mut self.rules);
-            if let Some(ends) = ends.as_deref_mut() {
-                ends[item_index].rules = self.rules.as_slice().len();
-            }
-        }
-        if let Items::Many(kept) = shown {
-            T::collection_rules(kept, ctx, &mut self.rules);
-        }
-        for (item_index, item) in each.iter().enumerate() {
-            item.item_suggestions(ctx, &mut self.suggestions);
-            if let Some(ends) = ends.as_deref_mut() {
-                ends[item_index].suggestions = self.suggestions.as_slice().len();
-            }
-        }
-        if let Items::Many(kept) = shown {
-            self.push_collection_suggestions(kept, ctx);
+        ItemParts {
+            parts,
+            seen: Seen::default(),
+            items: 0,
+            with_ui,
+            embed_cut,
         }
     }
 
-    /// The summary, then the item's or the collection's UI.
-    fn push_ui<T: Presenter<Ctx>, Ctx: ?Sized>(
+    /// Adds the next item's embeds, dynamic rules and suggestions.
+    pub(crate) fn push<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, item: &T, ctx: &Ctx) {
+        item.embeds(
+            ctx,
+            &mut EmbedSink {
+                skip_ui: !self.with_ui || self.items > 0,
+                cut: self.embed_cut,
+                seen: &mut self.seen,
+                out: &mut self.parts.embeds,
+            },
+        );
+        item.item_rules(ctx, &mut self.parts.rules);
+        item.item_suggestions(ctx, &mut self.parts.suggestions);
+        self.items += 1;
+    }
+
+    /// Where the parts stand now.
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            items: self.items,
+            embeds: self.parts.embeds.len(),
+            rules: self.parts.rules.as_slice().len(),
+            suggestions: self.parts.suggestions.as_slice().len(),
+            static_children: self.seen.static_children(),
+        }
+    }
+
+    /// The parts as they were at `mark`, which must be a mark of these parts taken at most as
+    /// many items ago as they hold (the items after it are forgotten).
+    pub(crate) fn rewind(&mut self, mark: Mark) {
+        self.items = mark.items;
+        self.parts.embeds.truncate(mark.embeds);
+        self.seen.texts.forget_from(mark.embeds);
+        self.seen.forget_static_children(mark.static_children);
+        self.parts.rules.truncate(mark.rules);
+        self.parts.suggestions.truncate(mark.suggestions);
+    }
+
+    /// The estimated tokens of the parts [`ItemParts::finish`] would give with these arguments,
+    /// leaving these parts as they are.
+    pub(crate) fn tokens_with<T: Presenter<Ctx>, Ctx: ?Sized>(
+        &mut self,
+        shown: Items<'_, T>,
+        summary: Option<(UiBlock, bool)>,
+        ctx: &Ctx,
+    ) -> usize {
+        let (mark, budget_cut) = (self.mark(), self.parts.budget_cut);
+        self.add_collection(shown, summary, ctx);
+        let tokens = self.parts.tokens();
+        // Before `finish`, the parts hold no UI: all of it comes from the collection.
+        self.parts.ui.clear();
+        self.parts.budget_cut = budget_cut;
+        self.rewind(mark);
+        tokens
+    }
+
+    /// The parts of the items pushed, shown as `shown` with `summary` (wire format §6.2): the
+    /// summary and the UI, then the collection's rules and suggestions after the items' own.
+    pub(crate) fn finish<T: Presenter<Ctx>, Ctx: ?Sized>(
+        mut self,
+        shown: Items<'_, T>,
+        summary: Option<(UiBlock, bool)>,
+        ctx: &Ctx,
+    ) -> Parts {
+        self.add_collection(shown, summary, ctx);
+        self.parts.budget_cut |= self.seen.budget_cut;
+        self.parts
+    }
+
+    fn add_collection<T: Presenter<Ctx>, Ctx: ?Sized>(
         &mut self,
         shown: Items<'_, T>,
         summary: Option<(UiBlock, bool)>,
         ctx: &Ctx,
     ) {
-        if let Some((summary, _)) = summary {
-            self.ui.push(summary);
+        let parts = &mut self.parts;
+        if let Some((summary, by_budget)) = summary {
+            parts.budget_cut |= by_budget;
+            if self.with_ui {
+                parts.ui.push(summary);
+            }
         }
         match shown {
-            Items::One(item) => item.item_ui(ctx, &mut self.ui),
-            Items::Many(kept) => T::collection_ui(kept, ctx, &mut self.ui),
+            Items::One(item) if self.with_ui => item.item_ui(ctx, &mut parts.ui),
+            Items::One(_) => {}
+            Items::Many(kept) => {
+                if self.with_ui {
+                    T::collection_ui(kept, ctx, &mut parts.ui);
+                }
+                T::collection_rules(kept, ctx, &mut parts.rules);
+                if !kept.is_empty() {
+                    T::collection_suggestions(kept, ctx, &mut parts.suggestions);
+                }
+            }
         }
     }
-
-    fn push_collection_suggestions<T: Presenter<Ctx>, Ctx: ?Sized>(
-        &mut self,
-        kept: &[T],
-        ctx: &Ctx,
-    ) {
-        if !kept.is_empty() {
-            T::collection_suggestions(kept, ctx, &mut self.suggestions);
-        }
-    }
-
-    /// These parts of a collection's first items, cut to its first `kept` (at most as many):
-    /// the items' own embeds, rules and suggestions cut where item `kept` left them, and the
-    /// collection's (summary, UI, collection rules and suggestions) made again for those items.
-    /// The same parts as [`Parts::of`] for `kept` items, without presenting each item again.
-    fn cut_to<T: Presenter<Ctx>, Ctx: ?Sized>(
-        &mut self,
-        ends: &[ItemEnd],
-        all: &[T],
-        ctx: &Ctx,
-        cut: Cut,
-    ) {
-        let (shown, summary) = cut_items(Items::Many(all), cut);
-        let end = match shown {
-            Items::Many(kept) => kept.len().checked_sub(1).and_then(|last| ends.get(last)),
-            Items::One(_) => None,
-        };
-        let (Items::Many(kept), Some(end)) = (shown, end) else {
-            // No item kept (or more than were recorded): made again whole.
-            *self = Parts::of(Items::Many(all), ctx, true, cut, Cut::NONE);
-            return;
-        };
-        self.budget_cut = summary.as_ref().is_some_and(|(_, by_budget)| *by_budget);
-        self.ui.clear();
-        self.push_ui(shown, summary, ctx);
-        self.embeds.truncate(end.embeds);
-        self.rules.truncate(end.rules);
-        T::collection_rules(kept, ctx, &mut self.rules);
-        self.suggestions.truncate(end.suggestions);
-        self.push_collection_suggestions(kept, ctx);
-    }
-}
-
-/// Every block but the data block of a collection's first items, with where each item's own
-/// embeds, rules and suggestions end: a shorter prefix's blocks are a cut of these plus its own
-/// summary, UI and collection rules and suggestions, so fitting a collection to a budget
-/// presents each item once however many prefixes it tries (wire format §17.3).
-pub(crate) struct PrefixParts {
-    parts: Parts,
-    ends: Vec<ItemEnd>,
-}
-
-impl PrefixParts {
-    /// How many items these are the parts of.
-    pub(crate) fn kept(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Their estimated tokens, as [`ResponseBuilder::build`] writes them (wire format §17.2).
-    pub(crate) fn tokens(&self) -> usize {
-        let Parts {
-            ui,
-            embeds,
-            rules,
-            suggestions,
-            ..
-        } = &self.parts;
-        blocks_tokens(ui, embeds, &[], rules, suggestions)
-    }
-
-    /// `builder` with these as its other blocks.
-    pub(crate) fn into_builder(self, builder: ResponseBuilder) -> ResponseBuilder {
-        self.parts.into_builder(builder)
-    }
-}
-
-/// How many embeds, rules and suggestions a collection's parts hold after one item's own.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct ItemEnd {
-    embeds: usize,
-    rules: usize,
-    suggestions: usize,
 }
 
 /// wire format §6.7 and §17.3: a collection longer than the agent limit, or than a budget's cap,
 /// keeps its first items; with the summary to show, and whether the budget made it.
-fn cut_items<T: Model>(items: Items<'_, T>, cut: Cut) -> (Items<'_, T>, Option<(UiBlock, bool)>) {
+pub(crate) fn cut_items<T: Model>(
+    items: Items<'_, T>,
+    cut: Cut,
+) -> (Items<'_, T>, Option<(UiBlock, bool)>) {
     let Items::Many(all) = items else {
         return (items, None);
     };
@@ -666,36 +670,6 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
             ResponseBuilder::json_text(text)
         };
         Ok(self.with_parts(builder, items, cut, embed_cut))
-    }
-
-    /// The other blocks of the collection `all` as `cut` cuts it, with where each item's own
-    /// parts end (see [`PrefixParts`]).
-    pub(crate) fn prefix_parts<T: Presenter<Ctx>>(&self, all: &[T], cut: Cut) -> PrefixParts {
-        let mut parts = Parts::empty();
-        let mut ends = Vec::new();
-        parts.fill(
-            Items::Many(all),
-            self.ctx,
-            true,
-            cut,
-            Cut::NONE,
-            Some(&mut ends),
-        );
-        PrefixParts { parts, ends }
-    }
-
-    /// `parts` (of `all`'s first items) cut to the prefix `cut` keeps, at most as long: the
-    /// blocks [`Shape::prefix_parts`] gives for `cut`, without presenting each item again.
-    pub(crate) fn cut_prefix_parts<T: Presenter<Ctx>>(
-        &self,
-        parts: &mut PrefixParts,
-        all: &[T],
-        cut: Cut,
-    ) {
-        parts.parts.cut_to(&parts.ends, all, self.ctx, cut);
-        if let Some(kept) = cut.cap {
-            parts.ends.truncate(kept);
-        }
     }
 
     /// `builder` (holding the data block of `items` as `cut` cuts them) with every other part.

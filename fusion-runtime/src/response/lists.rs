@@ -414,7 +414,7 @@ impl DedupIndex {
 
 impl DedupIndex {
     /// Forgets the entries from position `len` on (the list was cut there).
-    fn forget_from(&mut self, len: usize) {
+    pub(crate) fn forget_from(&mut self, len: usize) {
         if let Some(index) = &mut self.index {
             index.positions.retain(|_, at| *at < len);
         }

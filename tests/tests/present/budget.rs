@@ -112,7 +112,7 @@ fn v102_not_even_one_item_fits() {
     assert_eq!(
         response.blocks(),
         [
-            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item takes about 80 tokens, more than the response budget of 20 tokens.</message>\n<recovery>Call again with a `_select` of fewer fields, or with filters that match smaller items.</recovery>\n</tool_error>",
+            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item with the truncation summary takes about 80 tokens, more than fits a response budget of 20 tokens.</message>\n<recovery>Most of it is not the data (summary, UI, rules, suggestions), so a narrower `_select` will not help: tell the user that this answer does not fit the tool's response budget.</recovery>\n</tool_error>",
         ],
     );
 }

@@ -9,6 +9,7 @@ mod hygiene;
 // Public: `missing_docs` only looks at items reachable from the crate root, and this module
 // checks that the expansion's public items pass it.
 mod budget;
+mod budget_search;
 pub mod lints;
 mod presenter;
 mod redact;

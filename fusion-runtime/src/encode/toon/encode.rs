@@ -22,6 +22,31 @@ pub(crate) fn encode_tree(tree: &Tree, options: &ToonOptions) -> String {
     encoder.out
 }
 
+/// Whether a root list whose first element is `first` is written element by element (wire
+/// format §9.8) whatever elements follow: `first` is an object that is no row of a table (it
+/// holds a list, or is empty), so no list starting with it is tabular (§9.6).
+pub(crate) fn starts_element_list(first: &Tree) -> bool {
+    matches!(&first.root, Value::Object(members) if schema_of(members, first.text()).is_none())
+}
+
+/// Appends the header of a root list of `len` elements written element by element: `[N]:`
+/// with the delimiter shown as in every header (`[N|]:`).
+pub(crate) fn push_list_header(out: &mut String, len: usize, options: &ToonOptions) {
+    let mut encoder = Encoder::appending(out, Text::EMPTY, options);
+    encoder.header(len, false);
+    encoder.out.push(':');
+    *out = encoder.out;
+}
+
+/// Appends `element` as an element of a root list (wire format §9.8): a line break, one
+/// indentation step, `- `, the element and the lines below it, exactly as [`encode_tree`]
+/// writes each element of such a list.
+pub(crate) fn push_list_element(out: &mut String, element: &Tree, options: &ToonOptions) {
+    let mut encoder = Encoder::appending(out, element.text(), options);
+    encoder.list_item(&element.root, 1);
+    *out = encoder.out;
+}
+
 /// The shape of a tabular list (wire format §9.6): the member names of the first element, each with
 /// either a primitive column or a nested group of its own.
 type Schema<'a> = Vec<(&'a str, Column<'a>)>;
@@ -41,6 +66,18 @@ struct Encoder<'t> {
 }
 
 impl<'t> Encoder<'t> {
+    /// An encoder that goes on writing after the text of `out` (taken; the caller puts it back),
+    /// with a line already started.
+    fn appending(out: &mut String, text: Text<'t>, options: &ToonOptions) -> Self {
+        Encoder {
+            out: std::mem::take(out),
+            text,
+            indent: options.indent(),
+            delimiter: options.delimiter(),
+            started: true,
+        }
+    }
+
     /// Starts a new line at `depth`.
     fn line(&mut self, depth: usize) {
         if self.started {

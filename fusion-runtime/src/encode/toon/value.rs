@@ -63,6 +63,11 @@ impl Value {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Text<'t>(&'t str);
 
+impl Text<'static> {
+    /// The text of a tree with no strings.
+    pub(crate) const EMPTY: Text<'static> = Text("");
+}
+
 impl<'t> Text<'t> {
     /// The string at `span`.
     pub(crate) fn str(self, span: Span) -> &'t str {

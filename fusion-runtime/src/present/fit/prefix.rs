@@ -15,7 +15,9 @@ use crate::encode::tokens::{TokenTally, estimate};
 #[cfg(test)]
 use crate::encode::toon;
 use crate::encode::toon::ToonOptions;
-use crate::encode::toon::table::{Members, Rows, TableRows};
+use crate::encode::toon::encode::{push_list_element, push_list_header, starts_element_list};
+use crate::encode::toon::table::{Members, Row, Rows, TableRows};
+use crate::encode::toon::value::to_tree;
 use crate::encode::{EncodeError, json};
 use crate::model::Model;
 use crate::response::{ResponseBuilder, toon_presented_text};
@@ -36,28 +38,6 @@ pub(super) trait DataPrefix<T> {
 
     /// The data block of the first `kept` items (`kept` ≥ 1), of `all` the items written.
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError>;
-}
-
-/// The longest prefix of at most `upper` items whose data, with `others` tokens of other
-/// blocks, fits `budget` (0 when none does). Tallies only grow, so this is a binary search.
-pub(super) fn longest<T>(
-    data: &impl DataPrefix<T>,
-    upper: usize,
-    budget: usize,
-    others: usize,
-) -> usize {
-    let upper = upper.min(data.len());
-    let fits = |kept: usize| kept == 0 || data.tokens(kept) + others <= budget;
-    let (mut good, mut bad) = (0, upper + 1);
-    while bad - good > 1 {
-        let middle = good + (bad - good) / 2;
-        if fits(middle) {
-            good = middle;
-        } else {
-            bad = middle;
-        }
-    }
-    good
 }
 
 /// After this many items the buffers are sized for the items the budget will take.
@@ -275,6 +255,81 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
     }
 }
 
+/// The TOON list of a presented collection whose items are no table rows (wire format §9.8: a
+/// nested member, say): `[N|]:`, then each item as a list element, `\n  - ` and its fields,
+/// written from its own tree. Each element's text depends on that item alone, so the list of
+/// any prefix is the header of its count and the elements written; the header is written for
+/// the prefix chosen, as the table's is.
+pub(super) struct ToonListPrefix<'m> {
+    members: Members<'m>,
+    options: ToonOptions,
+    counted: Tallied,
+}
+
+impl<'m> ToonListPrefix<'m> {
+    /// The list of the members `shape` selects.
+    pub(super) fn new<Ctx: ?Sized>(shape: &Shape<'m, Ctx>) -> Self {
+        ToonListPrefix {
+            members: shape.mask.map_or(Members::Every, Members::Selected),
+            options: ToonOptions::pipe(),
+            counted: Tallied::new(String::new(), TokenTally::after(":")),
+        }
+    }
+
+    fn header(&self, kept: usize) -> String {
+        let mut header = String::with_capacity(16);
+        push_list_header(&mut header, kept, &self.options);
+        header
+    }
+}
+
+impl<T: Model> DataPrefix<T> for ToonListPrefix<'_> {
+    fn len(&self) -> usize {
+        self.counted.ends.len()
+    }
+
+    /// `false` when the first item could be a table row: whether the list is a table then
+    /// depends on the items after it, and the collection is fitted by renders.
+    fn write(&mut self, items: &[T], room: usize) -> Result<bool, EncodeError> {
+        for item in items {
+            let members = self.members;
+            let tree = to_tree(&Row { item, members }).map_err(EncodeError::from)?;
+            if self.counted.ends.is_empty() && !starts_element_list(&tree) {
+                return Ok(false);
+            }
+            push_list_element(&mut self.counted.text, &tree, &self.options);
+            self.counted.item_written();
+            if self.counted.tokens_so_far() > room {
+                break;
+            }
+            self.counted.reserve_for(room, items.len());
+        }
+        Ok(true)
+    }
+
+    fn tokens(&self, kept: usize) -> usize {
+        if kept == 0 {
+            return estimate("[]");
+        }
+        let mut header = TokenTally::new();
+        header.push(&self.header(kept));
+        let (elements, _) = self.counted.at(kept);
+        header.then(elements).tokens()
+    }
+
+    /// The header, then the kept elements; the view is the JSON of the kept items.
+    fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError> {
+        let (_, end) = self.counted.at(kept);
+        let mut text = self.header(kept);
+        text.push_str(&self.counted.text[..end]);
+        let view = json::to_string(&Rows {
+            items: &all[..kept],
+            members: self.members,
+        })?;
+        Ok(toon_presented_text(text, view))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,11 +416,6 @@ mod tests {
             assert_eq!(data.text(kept), whole);
             assert_eq!(DataPrefix::<Row>::tokens(&data, kept), estimate(&whole));
         }
-        let two = DataPrefix::<Row>::tokens(&data, 2);
-        assert_eq!(longest::<Row>(&data, 3, two, 0), 2);
-        assert_eq!(longest::<Row>(&data, 3, two + 5, 5), 2);
-        assert_eq!(longest::<Row>(&data, 1, usize::MAX, 0), 1);
-        assert_eq!(longest::<Row>(&data, 3, 0, 0), 0);
         let last = data.text(2);
         assert_eq!(data_block(data, 2, &rows), last);
     }
@@ -395,6 +445,26 @@ mod tests {
             );
         }
         assert_eq!(data_block(data, 17, &cells), table(17));
+    }
+
+    #[test]
+    fn every_prefix_is_the_toon_list_of_that_many_items_and_its_estimate() {
+        // Rows holding a list: no table, each item a list element (wire format §9.8).
+        let notes = ["a note | with a pipe", "line\nbreak", "", "- dash", "ünïcødé 😬"];
+        let rows: Vec<Row> = (0..30).map(|i| Row(i, notes[i as usize % 5])).collect();
+        let shape = shape(Format::Toon);
+        let mut data = ToonListPrefix::new(&shape);
+        assert!(data.write(&rows, usize::MAX).unwrap());
+        let list = |kept: usize| {
+            toon::table::encode_rows(&rows[..kept], Members::Every, &ToonOptions::pipe()).unwrap()
+        };
+        for kept in 1..=rows.len() {
+            assert_eq!(DataPrefix::<Row>::tokens(&data, kept), estimate(&list(kept)), "{kept}");
+        }
+        assert_eq!(data_block(data, 11, &rows), list(11));
+        // A first item that could be a table row: the list may still be a table.
+        let cells = [Cell(1, "x")];
+        assert!(!ToonListPrefix::new(&shape).write(&cells, usize::MAX).unwrap());
     }
 
     #[test]

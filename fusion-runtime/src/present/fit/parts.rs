@@ -1,0 +1,74 @@
+//! A collection's blocks besides the data block, for any prefix of its items (wire format
+//! §17.3): the items' own embeds, rules and suggestions are presented once each, in order, and
+//! kept with where the lists stood after every item; a prefix's blocks are those lists taken
+//! back to its last item, plus its summary, UI and collection rules and suggestions, made for
+//! it. A search that tries a long prefix and then shorter ones presents each item once; one that
+//! goes up again presents only the items it had taken back.
+
+use super::super::engine::{Cut, ItemParts, Items, Mark, Presenter, cut_items};
+use crate::response::ResponseBuilder;
+
+/// The other blocks of the prefixes of `all`.
+pub(super) struct PrefixParts<'a, T, Ctx: ?Sized> {
+    all: &'a [T],
+    ctx: &'a Ctx,
+    /// The budget the summary names.
+    budget: usize,
+    parts: ItemParts,
+    /// Where the parts stood before the first item.
+    start: Mark,
+    /// Where they stood after each item pushed.
+    marks: Vec<Mark>,
+}
+
+impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
+    pub(super) fn new(all: &'a [T], ctx: &'a Ctx, budget: usize) -> Self {
+        let parts = ItemParts::new::<T, Ctx>(true, Cut::NONE);
+        PrefixParts {
+            all,
+            ctx,
+            budget,
+            start: parts.mark(),
+            parts,
+            marks: Vec::new(),
+        }
+    }
+
+    /// The estimated tokens of the other blocks of the first `kept` items (wire format §17.2).
+    pub(super) fn tokens(&mut self, kept: usize) -> usize {
+        self.reach(kept);
+        let (shown, summary) = cut_items(Items::Many(self.all), self.cut(kept));
+        self.parts.tokens_with(shown, summary, self.ctx)
+    }
+
+    /// `data` (the data block of the first `kept` items) with their other blocks.
+    pub(super) fn into_builder(mut self, kept: usize, data: ResponseBuilder) -> ResponseBuilder {
+        self.reach(kept);
+        let (shown, summary) = cut_items(Items::Many(self.all), self.cut(kept));
+        self.parts
+            .finish(shown, summary, self.ctx)
+            .into_builder(data)
+    }
+
+    fn cut(&self, kept: usize) -> Cut {
+        Cut {
+            cap: Some(kept),
+            budget: self.budget,
+        }
+    }
+
+    /// The items' own parts for exactly the first `kept` items.
+    fn reach(&mut self, kept: usize) {
+        if kept < self.marks.len() {
+            let mark = kept
+                .checked_sub(1)
+                .map_or(self.start, |last| self.marks[last]);
+            self.parts.rewind(mark);
+            self.marks.truncate(kept);
+        }
+        while self.marks.len() < kept {
+            self.parts.push(&self.all[self.marks.len()], self.ctx);
+            self.marks.push(self.parts.mark());
+        }
+    }
+}
