@@ -66,7 +66,11 @@ pub struct InvoiceLine {
 #[derive(Debug, Clone, Deserialize, Presenter)]
 #[presenter(agent_limit = 50)]
 #[rule("amount_cents is in CENTS. Divide by 100.")]
-#[rule("Invoice {id} is overdue since {due_at}: mention it first.", when = Self::is_overdue)]
+#[rule(
+    "Invoice {id} is overdue since {due_at}: mention it first.",
+    when = Self::is_overdue,
+    many = "Invoices {items} are overdue: mention them first."
+)]
 #[suggest(tool = "billing.remind", reason = "Send a payment reminder", when = Self::is_open)]
 #[suggest(
     tool = "billing.void_invoice",

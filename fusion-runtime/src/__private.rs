@@ -38,6 +38,8 @@ pub use crate::model::{EmbedData, EmbedDataProbe, NotEmbeddable, probe};
 pub use crate::response::Format;
 // The lists generated callbacks push into, and the suggestion of `#[suggest(...)]`.
 pub use crate::response::{Rules, Suggestion, Suggestions};
+// The group of an item rule or suggestion said once for several items (wire format §6.10).
+pub use crate::response::{ItemGroup, ItemKey, ManyPiece};
 // The UI entries generated callbacks push.
 pub use crate::response::ui::UiBlock;
 // The templated UI helpers (`#[ui(markdown = "...")]`, `#[ui(summary = "...")]`).

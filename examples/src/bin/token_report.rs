@@ -15,6 +15,11 @@
 //! (`Presentation::format(Format::Toon)`); every block counts (data, UI, embeds, rules,
 //! suggestions), as the model reads them.
 //!
+//! Said once (wire format §6.10): a collection of 40 products of which 35 are below their
+//! reorder level, whose item rule and item suggestion fire for each of those: the tokens of the
+//! rules and suggestions blocks with one line per item (`each`, as before), with the default
+//! grouped line (`(likewise for ...)`) and with a `many` text.
+//!
 //! Budgets (wire format §17): the billing tools called through the `ToolSet` without a budget
 //! and with `ToolSet::max_tokens` of 2,000, 8,000 and 25,000: items kept, the estimate the fit
 //! works with, and the exact `o200k_base` count.
@@ -31,6 +36,56 @@ use fusion_runtime::{Selection, ToolResponse};
 use serde::{Serialize, Serializer};
 
 const SYNTHETIC_ROWS: usize = 10_000;
+
+/// Declares a product model with the reorder rule and suggestion and the given extra keys.
+macro_rules! product {
+    ($name:ident, $($group:tt)*) => {
+        /// A product; its rule and suggestion fire when it is below its reorder level.
+        #[derive(fusion_runtime::Presenter)]
+        #[rule("Stock is in units.")]
+        #[rule(
+            "SKU {sku} is below its reorder level ({stock} left, reorder at {reorder_at}): tell the user.",
+            when = Self::low,
+            $($group)*
+        )]
+        #[suggest(
+            tool = "inventory.reorder",
+            reason = "Reorder {sku} from its supplier",
+            when = Self::low,
+            $($group)*
+        )]
+        struct $name {
+            sku: String,
+            name: String,
+            stock: u32,
+            reorder_at: u32,
+        }
+
+        impl $name {
+            fn low(&self) -> bool {
+                self.stock < self.reorder_at
+            }
+
+            fn all() -> Vec<Self> {
+                (1..=40u32)
+                    .map(|i| $name {
+                        sku: format!("SKU-{i:03}"),
+                        name: format!("Product {i}"),
+                        stock: if i % 7 == 0 { 50 } else { i % 5 },
+                        reorder_at: 10,
+                    })
+                    .collect()
+            }
+        }
+    };
+}
+
+product!(ProductEach, each);
+product!(ProductLikewise,);
+product!(
+    ProductMany,
+    many = "SKUs {items} are below their reorder level: tell the user."
+);
 
 /// A collection written as the presenter writes it under `_select`: each item through the
 /// model's generated wire writer with the selection's mask (no agent limit, so every dataset
@@ -196,6 +251,61 @@ fn items_in(data: &str) -> usize {
         Ok(serde_json::Value::Array(items)) => items.len(),
         _ => 1,
     }
+}
+
+/// Prints the tokens of the rules and suggestions blocks of the product list, one line per item
+/// (before) and said once (after, wire format §6.10).
+fn said_once(bpe: &tiktoken_rs::CoreBPE) -> Result<(), Box<dyn std::error::Error>> {
+    let lists = |response: &ToolResponse| {
+        let of = |tag: &str| {
+            response
+                .blocks()
+                .iter()
+                .filter(|block| block.starts_with(tag))
+                .map(|block| bpe.encode_ordinary(block).len())
+                .sum::<usize>()
+        };
+        let total: usize = response
+            .blocks()
+            .iter()
+            .map(|block| bpe.encode_ordinary(block).len())
+            .sum();
+        (of("<domain_rules>"), of("<action_suggestions>"), total)
+    };
+    let each = ProductEach::all();
+    let low = each.iter().filter(|p| p.low()).count();
+    println!(
+        "\nSaid once (wire format §6.10): {} products, {low} below their reorder level; o200k_base \
+         tokens of the rules and suggestions blocks and of the whole response (JSON data block).",
+        each.len()
+    );
+    println!(
+        "{:<40} {:>8} {:>12} {:>8} {:>8} {:>8}",
+        "declaration", "rules", "suggestions", "both", "total", "both %"
+    );
+    let rows = [
+        (
+            "each (one line per item: before)",
+            lists(&ProductEach::present_all(&each).build()?),
+        ),
+        (
+            "default ((likewise for ...))",
+            lists(&ProductLikewise::present_all(&ProductLikewise::all()).build()?),
+        ),
+        (
+            "many = \"SKUs {items} are ...\"",
+            lists(&ProductMany::present_all(&ProductMany::all()).build()?),
+        ),
+    ];
+    let before = rows[0].1.0 + rows[0].1.1;
+    for (name, (rules, suggestions, total)) in rows {
+        println!(
+            "{name:<40} {rules:>8} {suggestions:>12} {:>8} {total:>8} {:>7.1}%",
+            rules + suggestions,
+            percent(rules + suggestions, before)
+        );
+    }
+    Ok(())
 }
 
 /// Prints the billing calls without a budget and with each budget: items kept, estimated and
@@ -365,6 +475,7 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
         &bpe,
     );
     let get_within = get_share <= 70.0;
+    said_once(&bpe)?;
     let budgets_within = budgets(&bpe)?;
 
     let verdict = |met: bool| if met { "met" } else { "NOT met" };

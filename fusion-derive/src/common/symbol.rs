@@ -100,6 +100,12 @@ pub mod key {
     pub const TABLE: &str = "table";
     /// The title of a declared UI block.
     pub const TITLE: &str = "title";
+    /// The field that labels an item in a grouped rule or suggestion (wire format §6.10).
+    pub const KEY: &str = "key";
+    /// The text of a rule or suggestion said once for several items (wire format §6.10).
+    pub const MANY: &str = "many";
+    /// One line per item: the declaration does not group (wire format §6.10).
+    pub const EACH: &str = "each";
 
     // `#[redact(...)]`
     /// A fixed censor text.

@@ -136,6 +136,28 @@ pub struct Declaration {
     pub kind: DeclKind,
     /// The title of its UI block (`title = "..."`), for a UI declaration that is not a function.
     pub title: Option<LitStr>,
+    /// How it says itself once for several items (wire format §6.10); `None`: one line per item.
+    pub group: Option<Group>,
+}
+
+/// A grouping item rule or suggestion (wire format §6.10).
+pub struct Group {
+    /// The key field, by position in [`Model::fields`].
+    pub key: usize,
+    /// Where a key that is not `Display` is reported.
+    pub key_span: Span,
+    /// `many = "..."`, resolved; `None`: the first entry and `(likewise for ...)`.
+    pub many: Option<Vec<ManyPart>>,
+}
+
+/// One piece of a `many = "..."` template.
+pub enum ManyPart {
+    /// Literal text.
+    Lit(String),
+    /// `{items}`.
+    Items,
+    /// `{n}`.
+    Count,
 }
 
 /// What a declaration produces.

@@ -25,6 +25,30 @@ pub struct Decl {
     pub reveal: Vec<Ident>,
     /// `title = "..."` of a UI declaration that is not a function.
     pub title: Option<LitStr>,
+    /// How an item declaration says itself once for several items (wire format §6.10).
+    pub grouping: Grouping,
+}
+
+/// `key = field`, `many = "..."` and `each`, as written (checked in `valid.rs`).
+#[derive(Default)]
+pub struct Grouping {
+    /// `key = field`.
+    pub key: Option<Ident>,
+    /// `many = "..."` and the span of `many`.
+    pub many: Option<(Template, Span)>,
+    /// The span of `each`.
+    pub each: Option<Span>,
+}
+
+impl Grouping {
+    /// The first key written, with its span: what a misplaced use is reported at.
+    pub fn first(&self) -> Option<(&'static str, Span)> {
+        self.key
+            .as_ref()
+            .map(|key| (key::KEY, key.span()))
+            .or_else(|| self.many.as_ref().map(|(_, span)| (key::MANY, *span)))
+            .or_else(|| self.each.map(|span| (key::EACH, span)))
+    }
 }
 
 /// What a declaration produces, as written.
@@ -122,13 +146,15 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
     }
     let mut errors = Errors::default();
     let voice = AttrVoice::of(attr_name);
-    let args = args::check(
-        items,
-        family.specs,
-        &mut Seen::default(),
-        &voice,
-        &mut errors,
-    );
+    // `key`, `many` and `each` say an item declaration once for several items (wire format
+    // §6.10); a collection declaration is said once already.
+    let specs: Vec<Spec> = family
+        .specs
+        .iter()
+        .filter(|spec| !collection || ![key::KEY, key::MANY, key::EACH].contains(&spec.name))
+        .copied()
+        .collect();
+    let args = args::check(items, &specs, &mut Seen::default(), &voice, &mut errors);
     let when = args.expr(key::WHEN).cloned();
     let reveal = args.idents(key::REVEAL).to_vec();
     let title = args.str(key::TITLE).cloned();
@@ -144,6 +170,11 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
         errors,
     };
     let body = (family.body)(&mut parts);
+    let grouping = Grouping {
+        key: parts.args.ident(key::KEY).cloned(),
+        many: parts.template(key::MANY),
+        each: parts.args.flag(key::EACH),
+    };
     parts.errors.into_result()?;
     // Every body function that yields nothing reports why first.
     let body = body.ok_or_else(|| error_at(Span::call_site(), "this attribute cannot be read"))?;
@@ -153,6 +184,7 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
         when,
         reveal,
         title,
+        grouping,
     })
 }
 
@@ -170,6 +202,13 @@ const RULE: Family = Family {
         spec(key::WHEN, Kind::Callback, "when = Self::is_overdue"),
         spec(key::CALL, Kind::Callback, "call = Self::rules"),
         spec(key::REVEAL, Kind::Idents, "reveal(ssn)"),
+        spec(key::KEY, Kind::Ident, "key = sku"),
+        spec(
+            key::MANY,
+            Kind::Str,
+            "many = \"SKUs {items} are out of stock.\"",
+        ),
+        spec(key::EACH, Kind::Flag, "each"),
     ],
     examples: [
         "#[rule(\"amount_cents is in CENTS.\")]",
@@ -267,6 +306,9 @@ const SUGGEST: Family = Family {
         spec(key::WHEN, Kind::Callback, "when = Self::is_open"),
         spec(key::CALL, Kind::Callback, "call = Self::suggestions"),
         spec(key::REVEAL, Kind::Idents, "reveal(ssn)"),
+        spec(key::KEY, Kind::Ident, "key = id"),
+        spec(key::MANY, Kind::Str, "many = \"Remind {items}\""),
+        spec(key::EACH, Kind::Flag, "each"),
     ],
     examples: [
         "#[suggest(tool = \"billing.remind\", reason = \"Send a payment reminder\")]",

@@ -56,6 +56,19 @@ fn suggest_pair_template_call() {
 }
 
 #[test]
+fn rule_and_suggest_said_once_key_many_each() {
+    insta::assert_snapshot!(expand(quote! {
+        #[rule("SKU {sku} is low.", when = Self::low, key = sku, many = "SKUs {items} are low ({n}).")]
+        #[rule("SKU {sku} is out.", when = Self::out, each)]
+        #[suggest(tool = "stock.reorder", reason = "Reorder {sku}", many = "Reorder {items}")]
+        struct Stock {
+            id: u32,
+            sku: String,
+        }
+    }));
+}
+
+#[test]
 fn ui_call_markdown_summary() {
     insta::assert_snapshot!(expand(quote! {
         #[ui(Self::gauge)]

@@ -4,9 +4,9 @@
 use proc_macro2::Span;
 use syn::Ident;
 
-use super::ast::{DeclKind, Declaration, Field, Part, Scope, Text};
+use super::ast::{DeclKind, Declaration, Field, Group, ManyPart, Part, Scope, Text};
 use super::attr::FieldAttrs;
-use super::decl::{Decl, DeclBody};
+use super::decl::{Decl, DeclBody, Grouping, conflict};
 use super::template::{Piece, Template};
 use crate::common::case::unraw;
 use crate::common::diag::{Error, Errors, did_you_mean, error, error_at};
@@ -81,6 +81,7 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
         when,
         reveal,
         title,
+        grouping,
     } = decl;
     let scope = match attr_name {
         name::COLLECTION_RULE | name::COLLECTION_SUGGEST | name::COLLECTION_UI => Scope::Collection,
@@ -94,6 +95,7 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
             when,
             kind: DeclKind::Table(columns),
             title,
+            group: None,
         });
     }
     let mut text = |template: &Template| match resolve(attr_name, scope, template, &reveal, fields)
@@ -116,12 +118,131 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
         // Resolved above.
         DeclBody::UiTable(_) => return None,
     };
+    let group = match group(attr_name, scope, &kind, grouping, fields) {
+        Ok(group) => group,
+        Err(error) => {
+            errors.push(error);
+            failed = true;
+            None
+        }
+    };
     (!failed).then_some(Declaration {
         scope,
         when,
         kind,
         title,
+        group,
     })
+}
+
+/// How an item rule or suggestion with a template says itself once for several items (wire
+/// format §6.10): grouped by default under its `key` (the field `id`, else the model's first
+/// field on the wire that is neither embedded nor redacted), `each` for one line per item.
+fn group(
+    attr_name: &str,
+    scope: Scope,
+    kind: &DeclKind,
+    grouping: Grouping,
+    fields: &[Field<'_>],
+) -> Result<Option<Group>, Error> {
+    let template = match kind {
+        DeclKind::Rule(Text::Template(_, span)) => Some(*span),
+        DeclKind::Suggest(tool, reason) => match (tool, reason) {
+            (Text::Template(_, span), _) | (_, Text::Template(_, span)) => Some(*span),
+            _ => None,
+        },
+        _ => None,
+    };
+    let misplaced = grouping.first();
+    if let Some((key, span)) = misplaced {
+        let why = if matches!(kind, DeclKind::RuleCall(_) | DeclKind::SuggestCall(_)) {
+            Some("a function writes its own texts, one line each")
+        } else if template.is_none() {
+            Some("a text without placeholders is written once however many items it concerns")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(error_at(
+                span,
+                format!("`{key}` is not expected in `#[{attr_name}(...)]`: {why}; remove `{key}`"),
+            ));
+        }
+    }
+    let (Scope::Item, Some(template_span)) = (scope, template) else {
+        return Ok(None);
+    };
+    if grouping.each.is_some() {
+        return match (&grouping.key, &grouping.many) {
+            (Some(key), _) => Err(conflict(attr_name, "`each`", "`key`", key.span())),
+            (None, Some((_, span))) => Err(conflict(attr_name, "`each`", "`many`", *span)),
+            (None, None) => Ok(None),
+        };
+    }
+    let (key, key_span) = if let Some(ident) = &grouping.key {
+        let name = unraw(ident);
+        let Some(index) = fields.iter().position(|f| f.name == name) else {
+            return Err(unknown_field(ident.span(), &name, fields));
+        };
+        let field = &fields[index];
+        let what = if field.redact.is_some() {
+            Some("is redacted")
+        } else if field.wire.is_none() {
+            Some("is never on the wire")
+        } else if field.embed {
+            Some("is embedded")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            return Err(error(
+                ident,
+                format!(
+                    "`key` names `{name}`, which {what}; the key labels each item in the grouped line, so name a field the data block shows, like `key = id`, or write `each`"
+                ),
+            ));
+        }
+        (index, ident.span())
+    } else {
+        let shown = |f: &&Field<'_>| f.wire.is_some() && !f.embed && f.redact.is_none();
+        let index = fields
+            .iter()
+            .position(|f| f.name == "id" && shown(&f))
+            .or_else(|| fields.iter().position(|f| shown(&f)));
+        // No field the data block shows: nothing to name the items by, one line each.
+        let Some(index) = index else {
+            return Ok(None);
+        };
+        (index, template_span)
+    };
+    let many = match grouping.many {
+        None => None,
+        Some((template, _)) => Some(many_parts(attr_name, &template)?),
+    };
+    Ok(Some(Group {
+        key,
+        key_span,
+        many,
+    }))
+}
+
+/// The pieces of `many = "..."`: text, `{items}` and `{n}`.
+fn many_parts(attr_name: &str, template: &Template) -> Result<Vec<ManyPart>, Error> {
+    template
+        .pieces
+        .iter()
+        .map(|piece| match piece {
+            Piece::Text(text) => Ok(ManyPart::Lit(text.clone())),
+            Piece::Name(name) if name == "items" => Ok(ManyPart::Items),
+            Piece::Name(name) if name == "n" => Ok(ManyPart::Count),
+            Piece::Name(name) => Err(error_at(
+                template.placeholder_span(name),
+                format!(
+                    "`{{{name}}}` is not available in the `many` text of `#[{attr_name}(...)]`: it speaks of several items, named by `{{items}}` and counted by `{{n}}`"
+                ),
+            )),
+        })
+        .collect()
 }
 
 /// `reveal(...)` names hidden fields the template uses, in item declarations only.

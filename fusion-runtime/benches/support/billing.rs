@@ -132,7 +132,9 @@ pub mod derived {
             #[derive(Presenter, serde::Deserialize, Clone)]
             $(#[$limit])*
             #[rule("amount_cents is in CENTS. Divide by 100.")]
-            #[rule("Invoice {id} is overdue since {due_at}: mention it first.", when = Self::is_overdue)]
+            // `each`: one line per overdue invoice, as the by-hand presenter pushes them (wire
+            // format §6.10), so both do the same work.
+            #[rule("Invoice {id} is overdue since {due_at}: mention it first.", when = Self::is_overdue, each)]
             #[suggest(tool = "billing.remind", reason = "Send a payment reminder", when = Self::is_open)]
             #[suggest(
                 tool = "billing.void_invoice",

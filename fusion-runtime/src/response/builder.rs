@@ -259,14 +259,16 @@ impl ResponseBuilder {
         if !hints.is_empty() {
             blocks.push(list_block("llm_directives", &hints));
         }
+        // The view holds what the blocks write: grouped lines as grouped (wire format §6.10, §14.2).
+        let (rules, suggestions) = (rules.into_vec(), suggestions.into_vec());
         if !rules.is_empty() {
-            blocks.push(list_block("domain_rules", rules.as_slice()));
+            blocks.push(list_block("domain_rules", &rules));
         }
         if !suggestions.is_empty() {
-            blocks.push(suggestions_block(suggestions.as_slice()));
+            blocks.push(suggestions_block(&suggestions));
         }
-        let view_rules = append(view_rules, rules.into_vec());
-        let view_suggestions = append(view_suggestions, suggestions.into_vec());
+        let view_rules = append(view_rules, rules);
+        let view_suggestions = append(view_suggestions, suggestions);
         ToolResponse {
             blocks,
             structured_content: structured,
@@ -310,12 +312,12 @@ pub(crate) fn blocks_tokens(
     let rules = if rules.is_empty() {
         0
     } else {
-        tokens::estimate(&list_block("domain_rules", rules.as_slice()))
+        tokens::estimate(&list_block("domain_rules", rules.written().iter()))
     };
     let suggestions = if suggestions.is_empty() {
         0
     } else {
-        tokens::estimate(&suggestions_block(suggestions.as_slice()))
+        tokens::estimate(&suggestions_block(&suggestions.written()))
     };
     ui + embeds + hints + rules + suggestions
 }

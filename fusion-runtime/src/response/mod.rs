@@ -34,7 +34,7 @@ pub(crate) use builder::{
 pub use envelope::{Severity, ToolError};
 pub use format::Format;
 pub(crate) use lists::DedupIndex;
-pub use lists::{Rules, Suggestion, Suggestions};
+pub use lists::{ItemGroup, ItemKey, ManyPiece, Rules, Suggestion, Suggestions};
 pub(crate) use tool_response::Presented;
 pub use tool_response::ToolResponse;
 pub use wrap::{IntoToolResponse, Json, WrapError, success, success_structured};

@@ -7,7 +7,9 @@
 //!
 //! The expected responses come from `Expect`, a second implementation of wire format §6.2–§6.8 written
 //! for this test (truncation, UI, embeds with their de-duplication, rules, suggestions), fed with
-//! the same declarations as the derived presenters.
+//! the same declarations as the derived presenters. Its item templates are declared `each` (one
+//! line per item, as the oracle writes them); grouped lines (wire format §6.10) are forged in
+//! `tests/tests/present/said_once.rs`.
 
 use crate::harden_support;
 
@@ -25,11 +27,11 @@ const AGENT_LIMIT: usize = 3;
 #[derive(Presenter, Debug, Clone)]
 #[presenter(agent_limit = 3)]
 #[rule("Static: items are generated.")]
-#[rule("Note: {note}")]
-#[rule("Flagged {id}: {note}", when = Self::is_flagged)]
+#[rule("Note: {note}", each)]
+#[rule("Flagged {id}: {note}", when = Self::is_flagged, each)]
 #[rule(call = Self::tag_rules)]
-#[suggest(tool = "{tool}", reason = "{reason}")]
-#[suggest(tool = "fixed.tool", reason = "Because {id}", when = Self::is_flagged)]
+#[suggest(tool = "{tool}", reason = "{reason}", each)]
+#[suggest(tool = "fixed.tool", reason = "Because {id}", when = Self::is_flagged, each)]
 #[suggest(call = Self::tag_suggestions)]
 #[ui(markdown = "{note}")]
 #[ui(summary = "{id}")]
@@ -109,8 +111,8 @@ impl Item {
 /// The embedded child, presented as a single value (`owner`) and as a collection (`children`).
 #[derive(Presenter, Debug, Clone)]
 #[rule("Child rule.")]
-#[rule("Child {label}")]
-#[suggest(tool = "child.{label}", reason = "{hint}")]
+#[rule("Child {label}", each)]
+#[suggest(tool = "child.{label}", reason = "{hint}", each)]
 #[ui(markdown = "{label}")]
 #[collection_ui(summary = "{n} children")]
 struct Child {
@@ -124,7 +126,7 @@ struct Child {
 
 /// The grandchild: its UI reaches the response only through the first parent item's children.
 #[derive(Presenter, Debug, Clone)]
-#[rule("Leaf {text}")]
+#[rule("Leaf {text}", each)]
 #[ui(Self::leaf_ui)]
 struct Leaf {
     text: String,

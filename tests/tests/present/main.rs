@@ -14,6 +14,7 @@ pub mod lints;
 mod presenter;
 mod redact;
 mod rule;
+mod said_once;
 mod select;
 mod serde_compat;
 mod suggest;

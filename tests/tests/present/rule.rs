@@ -37,7 +37,7 @@ fn v26_dynamic_item_rules_for_every_item() {
         &response,
         &[
             "[\n  {\n    \"sku\": \"A\",\n    \"qty\": 0\n  },\n  {\n    \"sku\": \"B\",\n    \"qty\": 5\n  },\n  {\n    \"sku\": \"C\",\n    \"qty\": 0\n  },\n  {\n    \"sku\": \"A\",\n    \"qty\": 0\n  }\n]",
-            "<domain_rules>\n- Quantities are in units.\n- SKU A is out of stock.\n- SKU C is out of stock.\n</domain_rules>",
+            "<domain_rules>\n- Quantities are in units.\n- SKU A is out of stock. (likewise for C)\n</domain_rules>",
             "<action_suggestions>\n- stock.reorder: Reorder out-of-stock items\n</action_suggestions>",
         ],
     );

@@ -73,7 +73,7 @@ pub const V74: &str = r#"isError absent
 [1] "<ui_passthrough type=\"summary\">\n📊 **Summary**: 2 invoices: 0 paid, 0 pending, 2 overdue\n</ui_passthrough>"
 [2] "<domain_rules>\n- customer.email is redacted for privacy; never ask the user for it.\n</domain_rules>"
 [3] "<domain_rules>\n- unit_price_cents is in CENTS. Divide by 100.\n</domain_rules>"
-[4] "<domain_rules>\n- amount_cents is in CENTS. Divide by 100.\n- Invoice INV-0040 is overdue since 2026-11-09: mention it first.\n- Invoice INV-0047 is overdue since 2026-05-11: mention it first.\n</domain_rules>"
+[4] "<domain_rules>\n- amount_cents is in CENTS. Divide by 100.\n- Invoices INV-0040 and INV-0047 are overdue: mention them first.\n</domain_rules>"
 [5] "<action_suggestions>\n- billing.remind: Send a payment reminder\n- billing.void_invoice: Void it if it cannot be collected\n</action_suggestions>""#;
 
 /// wire format §16.13 V75, as listed there.
@@ -83,7 +83,7 @@ pub const V75: &str = r#"isError absent
 [2] "<ui_passthrough type=\"summary\">\n📊 **Summary**: 50 invoices: 27 paid, 18 pending, 5 overdue\n</ui_passthrough>"
 [3] "<domain_rules>\n- customer.email is redacted for privacy; never ask the user for it.\n</domain_rules>"
 [4] "<domain_rules>\n- unit_price_cents is in CENTS. Divide by 100.\n</domain_rules>"
-[5] "<domain_rules>\n- amount_cents is in CENTS. Divide by 100.\n- Invoice INV-0118 is overdue since 2026-11-21: mention it first.\n- Invoice INV-0040 is overdue since 2026-11-09: mention it first.\n- Invoice INV-0052 is overdue since 2026-10-18: mention it first.\n- Invoice INV-0100 is overdue since 2026-10-18: mention it first.\n- Invoice INV-0104 is overdue since 2026-10-10: mention it first.\n</domain_rules>"
+[5] "<domain_rules>\n- amount_cents is in CENTS. Divide by 100.\n- Invoices INV-0118, INV-0040, INV-0052, INV-0100 and INV-0104 are overdue: mention them first.\n</domain_rules>"
 [6] "<action_suggestions>\n- billing.remind: Send a payment reminder\n- billing.void_invoice: Void it if it cannot be collected\n</action_suggestions>""#;
 
 /// wire format §16.13 V76, as listed there.

@@ -7,7 +7,7 @@ use syn::LitStr;
 use syn::spanned::Spanned;
 
 use super::Gen;
-use crate::presenter::ast::{DeclKind, Declaration, Format, Part, Scope, Text};
+use crate::presenter::ast::{DeclKind, Declaration, Format, Group, ManyPart, Part, Scope, Text};
 
 impl Gen<'_, '_> {
     /// `MAX_TOKENS`, `FORMAT`, `STATIC_RULES`, and `STATIC_ONLY` with `STATIC_RULES_BLOCK` when
@@ -158,31 +158,75 @@ impl Gen<'_, '_> {
                 quote!(__fusion_out.push(#block);)
             }
         };
-        let push = match &decl.kind {
-            DeclKind::Rule(text) => self.rule(text, decl.scope),
-            DeclKind::RuleCall(f) => call(f, "IntoRules", "push_rules"),
-            DeclKind::Suggest(tool, reason) => {
+        let push = match (&decl.kind, &decl.group) {
+            (DeclKind::Rule(Text::Template(parts, span)), Some(group)) => {
+                let (fmt, args) = self.format_parts(parts, *span, decl.scope);
+                self.grouped(
+                    group,
+                    "push_item_fmt",
+                    &quote!(::core::format_args!(#fmt, #(#args),*)),
+                )
+            }
+            (DeclKind::Suggest(tool, reason), Some(group)) => {
+                let tool = self.text(tool, decl.scope);
+                let reason = self.text(reason, decl.scope);
+                self.grouped(
+                    group,
+                    "push_item",
+                    &quote!(#p::Suggestion::new(#tool, #reason)),
+                )
+            }
+            (DeclKind::Rule(text), _) => self.rule(text, decl.scope),
+            (DeclKind::RuleCall(f), _) => call(f, "IntoRules", "push_rules"),
+            (DeclKind::Suggest(tool, reason), None) => {
                 let tool = self.text(tool, decl.scope);
                 let reason = self.text(reason, decl.scope);
                 quote!(__fusion_out.push(#p::Suggestion::new(#tool, #reason));)
             }
-            DeclKind::SuggestCall(f) => call(f, "IntoSuggestions", "push_suggestions"),
-            DeclKind::UiCall(f) => call(f, "IntoUi", "push_ui"),
-            DeclKind::Markdown(text) => {
+            (DeclKind::SuggestCall(f), _) => call(f, "IntoSuggestions", "push_suggestions"),
+            (DeclKind::UiCall(f), _) => call(f, "IntoUi", "push_ui"),
+            (DeclKind::Markdown(text), _) => {
                 let text = self.text(text, decl.scope);
                 titled(quote!(#p::ui_markdown(#text)))
             }
-            DeclKind::Summary(text) => {
+            (DeclKind::Summary(text), _) => {
                 let text = self.text(text, decl.scope);
                 titled(quote!(#p::ui_summary(#text)))
             }
-            DeclKind::Table(columns) => titled(self.table(columns, decl.scope)),
+            (DeclKind::Table(columns), _) => titled(self.table(columns, decl.scope)),
         };
         match &decl.when {
             None => push,
             Some(when) => {
                 let guard = invoke(when, quote!(#p::bool));
                 quote!(if #guard { #push })
+            }
+        }
+    }
+
+    /// The push of an item rule or suggestion that groups (wire format §6.10): its group is a
+    /// `static` (entries of one group point at it), its label the key field, which is reported
+    /// at `key = ...` (or the template) when it is not `Display`.
+    fn grouped(&self, group: &Group, method: &str, entry: &TokenStream) -> TokenStream {
+        let p = &self.p;
+        let make = match &group.many {
+            None => quote!(#p::ItemGroup::LIKEWISE),
+            Some(parts) => {
+                let pieces = parts.iter().map(|part| match part {
+                    ManyPart::Lit(text) => quote!(#p::ManyPiece::Text(#text)),
+                    ManyPart::Items => quote!(#p::ManyPiece::Items),
+                    ManyPart::Count => quote!(#p::ManyPiece::Count),
+                });
+                quote!(#p::ItemGroup::many(&[#(#pieces),*]))
+            }
+        };
+        let member = self.model.fields[group.key].ident;
+        let key = respan(&quote!(&self.#member as &dyn #p::ItemKey), group.key_span);
+        let method = format_ident!("{method}");
+        quote! {
+            {
+                static __FUSION_GROUP: #p::ItemGroup = #make;
+                __fusion_out.#method(&__FUSION_GROUP, (#key), #entry);
             }
         }
     }

@@ -1,0 +1,10 @@
+use fusion_runtime::Presenter;
+
+#[derive(Presenter)]
+#[rule("SKU {sku} is low.", key = tags)]
+struct Stock {
+    sku: String,
+    tags: Vec<String>,
+}
+
+fn main() {}
