@@ -45,6 +45,7 @@ pub fn corpus() -> Result<Vec<Item>, Box<dyn std::error::Error>> {
     envelopes(&mut items)?;
     wide_rows(&mut items)?;
     non_ascii(&mut items)?;
+    wide_non_ascii(&mut items)?;
     synthetic::synthetic(&mut items)?;
     Ok(items)
 }
@@ -369,6 +370,46 @@ fn wide_row(index: usize, random: &mut Random) -> Value {
     row.insert("quantity".into(), json!(random.below(500)));
     row.insert("priceCents".into(), json!(random.below(10_000_000)));
     Value::Object(row)
+}
+
+/// The wide rows of non-ASCII text of [`crate::wide`] (the budget bench's): runs of them as JSON
+/// and TOON, whole and with a `_select`, and the other blocks of the presenter that has them (a
+/// table of the rows, item and collection rules and suggestions).
+fn wide_non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
+    let rows = crate::wide::wide_rows(600);
+    let rows_ui = crate::wide::wide_rows_ui(600);
+    let narrow = fusion_runtime::Selection::new(crate::wide::SELECT);
+    for (start, count) in [(0, 3), (3, 8), (11, 20), (31, 45), (76, 100), (176, 200)] {
+        let chunk = &rows[start..start + count];
+        let name = format!("rows {}..{}", start + 1, start + count);
+        for (format, category) in [
+            (Format::Json, "wide non-ASCII JSON"),
+            (Format::Toon, "wide non-ASCII TOON"),
+        ] {
+            let whole = crate::wide::WideRow::present_all(chunk)
+                .format(format)
+                .build()?;
+            push(items, category, name.clone(), first_block(&whole));
+            let selected = crate::wide::WideRow::present_all(chunk)
+                .format(format)
+                .select(&narrow)
+                .build()?;
+            push(
+                items,
+                category,
+                format!("{name}, _select"),
+                first_block(&selected),
+            );
+        }
+        let response = crate::wide::WideRowUi::present_all(&rows_ui[start..start + count]).build()?;
+        push(
+            items,
+            "wide non-ASCII blocks",
+            format!("{name}: the blocks after the data"),
+            response.blocks()[1..].join("\n"),
+        );
+    }
+    Ok(())
 }
 
 /// German, Russian, Japanese and emoji text: prose rules, and invoices whose customers and lines
