@@ -103,8 +103,14 @@ STAND_IN = {ACCENTED: LOWER, ALPHABETIC: LOWER, KANA: SYMBOL, HAN: SYMBOL, SYLLA
             EMOJI: SYMBOL}
 
 
+# The corpus has no text of the other 3-byte scripts (Indic, Thai, Hangul): they are priced as
+# ideographs.
+PRICED_AS = {SYLLABIC: HAN}
+
+
 def variable(last, next_):
     """The weight a pair of classes is priced by (pairs that share a weight share a name)."""
+    last, next_ = PRICED_AS.get(last, last), PRICED_AS.get(next_, next_)
     if next_ in ASCII:
         last = STAND_IN.get(last, last)
     return (last, next_)
@@ -129,6 +135,9 @@ def main():
     parser.add_argument("--high", type=float, default=1.15)
     parser.add_argument("--tight", type=float, default=1.025)
     parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--floor", type=float, default=16,
+                        help="the least weight of a multi-byte character, in 128ths")
+    parser.add_argument("--write", help="also write the table there (encode/tokens/pairs.in)")
     args = parser.parse_args()
     items = [json.loads(line) for line in sys.stdin if line.strip()]
     x = np.array([features(item["text"]) for item in items], dtype=float)
@@ -164,7 +173,9 @@ def main():
             if variable(last, next_) != variable("start", next_):
                 between([(variable("start", next_), 1), (variable(last, next_), -1)], 0, 2 * UNIT)
     upper = np.array([255 if v[1] in ASCII else 4 * UNIT for v in VARIABLES], dtype=float)
-    bounds = Bounds(np.concatenate([np.zeros(k), np.full(n, args.low - 1)]),
+    # A multi-byte character is never free, whatever comes before it.
+    lower = np.array([0 if v[1] in ASCII else args.floor for v in VARIABLES], dtype=float)
+    bounds = Bounds(np.concatenate([lower, np.full(n, args.low - 1)]),
                     np.concatenate([upper, np.full(n, np.inf)]))
     result = milp(objective, constraints=constraints, bounds=bounds,
                   integrality=np.concatenate([np.ones(k), np.zeros(n)]),
@@ -173,13 +184,19 @@ def main():
         sys.exit(f"no weights within {args.low}..{args.high} (tight {args.tight}): "
                  f"{result.message}")
     weights = np.round(result.x[:k]).astype(int)
-    print(f"// {result.message}")
-    print("static PAIR: [[u16; CLASSES]; CLASSES] = [")
+    table = ["// The weights of `PAIR_WEIGHTS` (encode/tokens.rs), in 1/128 tokens: a row per class",
+             "// before (start, lower, upper, digit, mark, space, newline, accented, alphabetic,",
+             "// symbol, kana, han, syllabic, emoji), a column per class after, in that order.",
+             "// Printed by scripts/fit_token_weights.py.", "["]
     for last in ORDER:
         row = [0] + [int(weights[name(variable(last, next_))]) for next_ in CLASSES]
-        print(f"    // after {last}")
-        print(f"    {row},")
-    print("];")
+        table += [f"    // after {last}", f"    {row},"]
+    table.append("]")
+    if args.write:
+        with open(args.write, "w") as out:
+            out.write("\n".join(table) + "\n")
+    print("\n".join(table))
+    print(f"// {result.message}")
     estimate = np.ceil(x @ weights / UNIT)
     ratio = estimate / exact
     print(f"\nitems of at least {MIN_TOKENS} tokens: {ratio[sized].min():.3f}..{ratio[sized].max():.3f}, "

@@ -129,7 +129,7 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
 
 /// The estimate a response may reach under `budget` (wire format §17.2): all of it. The estimate
 /// is fitted as an upper bound of the exact count (never under it on the calibration corpus, and
-/// at most 3% over on the kinds of text a response is made of), so the exact count stays within
+/// at most 3.5% over on the kinds of text a response is made of), so the exact count stays within
 /// the budget with no margin taken off, and the fit keeps nearly all that the exact count would.
 fn room(budget: usize) -> usize {
     budget
