@@ -132,8 +132,11 @@ def features(text):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--low", type=float, default=1.0)
-    parser.add_argument("--high", type=float, default=1.15)
-    parser.add_argument("--tight", type=float, default=1.025)
+    parser.add_argument("--high", type=float, default=1.17)
+    parser.add_argument("--tight", type=float, default=1.03)
+    parser.add_argument("--loose-low", type=float, default=1.015,
+                        help="the least ratio of the other items (word soups, CSV, identifiers...): "
+                             "slack for text like them but not in the corpus")
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--floor", type=float, default=16,
                         help="the least weight of a multi-byte character, in 128ths")
@@ -151,10 +154,11 @@ def main():
     cost = np.where(tight[sized], 4.0, 1.0)
     objective = np.concatenate([np.zeros(k), cost])
     high = np.where(tight[sized], args.tight, args.high)
+    low = np.where(tight[sized], args.low, args.loose_low)
     constraints = [
         # ratio - excess = 1.
         LinearConstraint(np.hstack([rows, -np.eye(n)]), 1, 1),
-        LinearConstraint(np.hstack([rows, np.zeros((n, n))]), args.low, high),
+        LinearConstraint(np.hstack([rows, np.zeros((n, n))]), low, high),
         # Every item rounds up to at least its exact count: x . w >= 128 (exact - 1) + 1.
         LinearConstraint(np.hstack([x, np.zeros((len(items), n))]),
                          UNIT * (exact - 1) + 1, np.inf),

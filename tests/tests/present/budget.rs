@@ -33,6 +33,11 @@ fn rows(count: u32) -> Vec<Row> {
         .collect()
 }
 
+/// The estimate a fitted response may reach (wire format §17.2): the budget but 1/128 and a token.
+fn room(budget: usize) -> usize {
+    budget - budget / 128 - usize::from(budget > 1)
+}
+
 /// The sum of the estimates of the text blocks (wire format §17.2).
 fn tokens(response: &ToolResponse) -> usize {
     response.blocks().iter().map(|block| estimate(block)).sum()
@@ -75,11 +80,11 @@ fn v101_a_collection_keeps_the_longest_prefix_that_fits() {
             "<domain_rules>\n- Row 2 is flagged.\n</domain_rules>",
         ],
     );
-    assert!(tokens(&response) <= 200);
+    assert!(tokens(&response) <= room(200));
     assert!(exact(&response) <= 200);
-    // One more item does not fit in the budget (wire format §17.2).
+    // One more item does not fit in the room (wire format §17.2).
     let five = Row::present_all(&rows(10)[..5]).build().unwrap();
-    assert!(tokens(&five) + summary_tokens(5, 10, 200) > 200);
+    assert!(tokens(&five) + summary_tokens(5, 10, 200) > room(200));
 }
 
 #[test]
@@ -113,7 +118,7 @@ fn v102_not_even_one_item_fits() {
     assert_eq!(
         response.blocks(),
         [
-            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item takes about 80 tokens, more than the response budget of 20 tokens.</message>\n<recovery>Call again with a `_select` of fewer fields, or with filters that match smaller items.</recovery>\n</tool_error>",
+            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item takes about 83 tokens, more than the response budget of 20 tokens.</message>\n<recovery>Call again with a `_select` of fewer fields, or with filters that match smaller items.</recovery>\n</tool_error>",
         ],
     );
 }
@@ -175,7 +180,7 @@ fn project(tasks: usize) -> Project {
 #[test]
 fn v104_a_single_value_cuts_its_embedded_collections() {
     let response = project(50).present().max_tokens(200).build().unwrap();
-    assert!(tokens(&response) <= 200, "{}", tokens(&response));
+    assert!(tokens(&response) <= room(200), "{}", tokens(&response));
     let data: serde_json::Value = serde_json::from_str(&response.blocks()[0]).unwrap();
     let kept = data["tasks"].as_array().unwrap().len();
     assert!(kept > 0 && kept < 50);
@@ -187,7 +192,7 @@ fn v104_a_single_value_cuts_its_embedded_collections() {
     );
     // One more task would not fit.
     let more = project(kept + 1).present().build().unwrap();
-    assert!(tokens(&more) + summary_tokens(kept + 1, 50, 200) > 200);
+    assert!(tokens(&more) + summary_tokens(kept + 1, 50, 200) > room(200));
 }
 
 /// A tool whose handler presents through the call: the tool set's budget reaches it.
@@ -263,11 +268,11 @@ proptest! {
             prop_assert!(!all.is_empty());
             let one = Row::present_all(&all[..1]).select(&selection).build().unwrap();
             let summary = if all.len() > 1 { summary_tokens(1, all.len(), budget) } else { 0 };
-            prop_assert!(tokens(&one) + summary > budget);
+            prop_assert!(tokens(&one) + summary > room(budget));
             return Ok(());
         }
         let estimated = tokens(&response);
-        prop_assert!(estimated <= budget, "{estimated} > {budget}");
+        prop_assert!(estimated <= room(budget), "{estimated} > room of {budget}");
         // The estimate is an upper bound of the exact count on text like its corpus (this word
         // soup is): the exact count is within the budget too (wire format §17.2).
         prop_assert!(exact(&response) <= budget, "exact {} > {budget}", exact(&response));
@@ -280,7 +285,7 @@ proptest! {
             prop_assert!(summary.is_some_and(|s| s.contains(&text)), "{:?}", summary);
             // The longest prefix: one more item does not fit.
             let more = Row::present_all(&all[..=kept.len()]).select(&selection).build().unwrap();
-            prop_assert!(tokens(&more) + summary_tokens(kept.len() + 1, all.len(), budget) > budget);
+            prop_assert!(tokens(&more) + summary_tokens(kept.len() + 1, all.len(), budget) > room(budget));
         } else {
             prop_assert!(summary.is_none());
         }
@@ -301,7 +306,7 @@ proptest! {
         if response.is_error() == Some(true) {
             return Ok(());
         }
-        prop_assert!(tokens(&response) <= budget);
+        prop_assert!(tokens(&response) <= room(budget));
         prop_assert!(exact(&response) <= budget, "exact {} > {budget}", exact(&response));
         let decoded: serde_json::Value = toon_format::decode(&response.blocks()[0], &toon_format::DecodeOptions::new()).unwrap();
         let kept = decoded.as_array().map_or(0, Vec::len);
@@ -315,7 +320,7 @@ proptest! {
                 .format(fusion_runtime::present::Format::Toon)
                 .build()
                 .unwrap();
-            prop_assert!(tokens(&more) + summary_tokens(kept + 1, count, budget) > budget);
+            prop_assert!(tokens(&more) + summary_tokens(kept + 1, count, budget) > room(budget));
         }
     }
 }
