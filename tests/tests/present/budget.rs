@@ -273,8 +273,9 @@ proptest! {
         }
         let estimated = tokens(&response);
         prop_assert!(estimated <= room(budget), "{estimated} > room of {budget}");
-        // The estimate is an upper bound of the exact count on text like its corpus (this word
-        // soup is): the exact count is within the budget too (wire format §17.2).
+        // The estimate is an upper bound of the exact count on its corpus, and a fit leaves 5% of
+        // the budget for text like it but not in it (such word soups were found up to 4% under):
+        // the exact count is within the budget too (wire format §17.2).
         prop_assert!(exact(&response) <= budget, "exact {} > {budget} (estimate {estimated})", exact(&response));
         let kept = kept_ids(&response);
         let expected: Vec<u64> = (0..kept.len() as u64).collect();
