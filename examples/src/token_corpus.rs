@@ -401,7 +401,8 @@ fn wide_non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error
                 first_block(&selected),
             );
         }
-        let response = crate::wide::WideRowUi::present_all(&rows_ui[start..start + count]).build()?;
+        let response =
+            crate::wide::WideRowUi::present_all(&rows_ui[start..start + count]).build()?;
         push(
             items,
             "wide non-ASCII blocks",

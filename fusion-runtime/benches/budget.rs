@@ -125,7 +125,10 @@ fn ratios() {
                 )
             })
         }))
-        .filter(|case: &Case| only.as_ref().is_none_or(|only| case.0.contains(only.as_str())))
+        .filter(|case: &Case| {
+            only.as_ref()
+                .is_none_or(|only| case.0.contains(only.as_str()))
+        })
         .collect();
     for (name, kept, fit, render) in &cases {
         let mut rounds: Vec<(f64, std::time::Duration, std::time::Duration)> = (0..ROUNDS)

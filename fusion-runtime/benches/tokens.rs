@@ -11,8 +11,8 @@ use std::sync::LazyLock;
 
 use divan::counter::BytesCount;
 use divan::{Bencher, Divan};
-use fusion_runtime::tokens::{TokenTally, estimate};
 use fusion_runtime::present::Format;
+use fusion_runtime::tokens::{TokenTally, estimate};
 use fusion_runtime::toon::{self, ToonOptions};
 
 #[path = "support/wide.rs"]

@@ -127,7 +127,11 @@ fn main() -> ExitCode {
         for &budget in budgets {
             let fitted = (case.respond)(case.total, Some(budget));
             if fitted.is_error() == Some(true) {
-                println!("| {} | {} | none fits | | | | |", case.name, thousands(budget));
+                println!(
+                    "| {} | {} | none fits | | | | |",
+                    case.name,
+                    thousands(budget)
+                );
                 continue;
             }
             let k = kept(&fitted, case.total);

@@ -60,7 +60,10 @@ fn nothing_weighs_more_after_a_character_than_at_the_start_nor_two_tokens_less()
         let at_start = PAIR[usize::from(START)][next];
         for row in &PAIR {
             assert!(at_start >= row[next], "{row:?} before {next}");
-            assert!(u64::from(at_start - row[next]) <= 2 * UNIT, "{row:?} before {next}");
+            assert!(
+                u64::from(at_start - row[next]) <= 2 * UNIT,
+                "{row:?} before {next}"
+            );
         }
     }
 }

@@ -198,7 +198,11 @@ const fn pair_bytes(high: bool) -> [u8; 256] {
             )]
             let byte = {
                 let units = pair(last as u8, next as u8);
-                if high { (units >> 8) as u8 } else { units as u8 }
+                if high {
+                    (units >> 8) as u8
+                } else {
+                    units as u8
+                }
             };
             table[last * 16 + next] = byte;
             next += 1;
