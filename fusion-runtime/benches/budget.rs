@@ -76,14 +76,14 @@ type Case = (String, usize, Box<dyn Fn()>, Box<dyn Fn()>);
 /// render of what it keeps, 20 times each), so that a machine whose speed drifts during the run
 /// (a shared VM) weighs on both alike; prints the median and the spread of the rounds' ratios.
 fn ratios() {
+    const ROUNDS: usize = 301;
+    const REPEATS: u32 = 20;
     // `-- --ratio --only wide`: only the cases whose name has `wide`.
     let args: Vec<String> = std::env::args().collect();
     let only = args
         .iter()
         .position(|arg| arg == "--only")
         .and_then(|at| args.get(at + 1).cloned());
-    const ROUNDS: usize = 301;
-    const REPEATS: u32 = 20;
     let time = |run: &dyn Fn()| {
         let start = std::time::Instant::now();
         for _ in 0..REPEATS {
