@@ -134,7 +134,7 @@ def main():
     parser.add_argument("--low", type=float, default=1.0)
     parser.add_argument("--high", type=float, default=1.17)
     parser.add_argument("--tight", type=float, default=1.03)
-    parser.add_argument("--loose-low", type=float, default=1.015,
+    parser.add_argument("--loose-low", type=float, default=1.0,
                         help="the least ratio of the other items (word soups, CSV, identifiers...): "
                              "slack for text like them but not in the corpus")
     parser.add_argument("--seconds", type=float, default=120)
