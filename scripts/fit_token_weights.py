@@ -2,17 +2,27 @@
 """Refits the token estimate's weights (fusion-runtime/src/encode/tokens.rs, `WEIGHTS`).
 
     cargo run --release -p fusion-examples --features token-report --bin token_calibration -- --dump \
-        | python3 scripts/fit_token_weights.py [--low 0.962] [--high 1.14]
+        > /tmp/corpus.jsonl
+    python3 scripts/fit_token_weights.py < /tmp/corpus.jsonl [--low 1.005] [--high 1.12] [--tight 1.03]
 
 Needs numpy and scipy (`pip install scipy`); not part of the build or of CI. It counts, for every
 corpus item, what the estimate counts (each character by class, each start of a run, each
-accented letter after an ASCII one: the same classes as `encode/tokens.rs`), then solves an
-integer linear program for the 16 weights in 128ths of a token: every item of at least 200 exact
-tokens between --low and --high times its exact count, the least total deviation from the exact
-count inside that, every weight before an ASCII character below 256 (one byte, for the block
-paths), and an accented letter's weight after an ASCII letter no more than a word start's. It
-prints the weights as `WEIGHTS` and the ratios per category; paste the weights, then check them
-with `token_calibration` (which must pass) and put its table in PERFORMANCE.md.
+accented or other 2-byte letter after an ASCII one: the same classes as `encode/tokens.rs`), then
+solves an integer linear program for the weights in 128ths of a token:
+
+- the estimate is an upper bound: every item of at least 200 exact tokens at least --low times
+  its exact count, and every item, however small, estimated (rounded up) at no less than its
+  exact count;
+- every item of at least 200 tokens at most --high times its exact count, and those of the
+  categories a fitted response is made of (`TIGHT`) at most --tight times it;
+- the least total excess over the exact count inside that (the tight categories weighing
+  more);
+- every weight before an ASCII character below 256 (one byte, for the block paths), and a
+  2-byte letter's weight after an ASCII letter no more than a word start's (nothing weighs more
+  after a character than at the start).
+
+It prints the weights and the ratios per category; paste the weights into `WEIGHTS`, then check
+them with `token_calibration` (which must pass) and put its table in PERFORMANCE.md.
 """
 
 import argparse
@@ -27,13 +37,40 @@ MIN_TOKENS = 200
 
 # The classes of encode/tokens.rs, and the groups whose runs count.
 LOWER, UPPER, DIGIT, MARK, SPACE, NEWLINE = "lower", "upper", "digit", "mark", "space", "newline"
-ALPHABETIC, SYMBOL, SYLLABIC, EMOJI = "alphabetic", "symbol", "syllabic", "emoji"
-RUNS = {LOWER: "letter", UPPER: "letter", ALPHABETIC: "letter", DIGIT: "digit", MARK: "mark",
-        SPACE: "space", SYLLABIC: "syllabic"}
-FEATURES = [f"character {c}" for c in (LOWER, UPPER, DIGIT, MARK, SPACE, NEWLINE, ALPHABETIC,
-                                        SYMBOL, SYLLABIC, EMOJI)]
-FEATURES += [f"run {g}" for g in ("letter", "digit", "mark", "space", "syllabic")]
-FEATURES += ["mixed"]
+ACCENTED, ALPHABETIC, SYMBOL = "accented", "alphabetic", "symbol"
+KANA, HAN, SYLLABIC, EMOJI = "kana", "han", "syllabic", "emoji"
+CLASSES = (LOWER, UPPER, DIGIT, MARK, SPACE, NEWLINE, ACCENTED, ALPHABETIC, SYMBOL, KANA, HAN,
+           SYLLABIC, EMOJI)
+GROUP = {LOWER: "letter", UPPER: "letter", ACCENTED: "letter", ALPHABETIC: "letter",
+         DIGIT: "digit", MARK: "mark", SPACE: "space", KANA: "syllabic", HAN: "syllabic",
+         SYLLABIC: "syllabic"}
+# The classes whose run starts have a weight (the rest start no piece worth counting).
+RUN_CLASSES = (LOWER, UPPER, DIGIT, MARK, SPACE, ACCENTED, ALPHABETIC, KANA, HAN, SYLLABIC)
+FEATURES = [f"character {c}" for c in CLASSES]
+FEATURES += [f"run {c}" for c in RUN_CLASSES]
+FEATURES += [f"mixed {ACCENTED}", f"mixed {ALPHABETIC}"]
+# The categories a fitted response is made of: held within --tight.
+TIGHT = {"billing JSON", "billing TOON", "billing response", "wide non-ASCII JSON",
+         "wide non-ASCII TOON", "wide non-ASCII blocks", "rules", "UI blocks"}
+
+
+def classify(lead, second):
+    """The class and width of a character that starts with a byte of 0x80 or more."""
+    if lead == 0xC2:
+        return SYMBOL, 2
+    if 0xC3 <= lead <= 0xCB:
+        return ACCENTED, 2
+    if lead <= 0xDF:
+        return ALPHABETIC, 2
+    if lead == 0xE2 or (lead == 0xE3 and second < 0x81) or (lead == 0xEF and second >= 0xB8):
+        return SYMBOL, 3
+    if lead == 0xE3 and second <= 0x83:
+        return KANA, 3
+    if lead == 0xE3 or 0xE4 <= lead <= 0xE9:
+        return HAN, 3
+    if lead <= 0xEF:
+        return SYLLABIC, 3
+    return EMOJI, 4
 
 
 def classes(text):
@@ -49,81 +86,131 @@ def classes(text):
                     DIGIT if "0" <= ch <= "9" else NEWLINE if ch in "\n\r" else
                     SPACE if ch in " \t\x0b\x0c" else MARK)
             width = 1
-        elif lead == 0xC2:
-            kind, width = SYMBOL, 2
-        elif 0xC3 <= lead <= 0xDF:
-            kind, width = ALPHABETIC, 2
-        elif lead == 0xE2 or (lead == 0xE3 and second < 0x81) or (lead == 0xEF and second >= 0xBC):
-            kind, width = SYMBOL, 3
-        elif 0xE0 <= lead <= 0xEF:
-            kind, width = SYLLABIC, 3
         else:
-            kind, width = EMOJI, 4
+            kind, width = classify(lead, second)
         out.append(kind)
         at += width
     return out
 
 
+# The classes in the order of encode/tokens.rs (START is 0, before the first character).
+ORDER = ("start",) + CLASSES
+ASCII = (LOWER, UPPER, DIGIT, MARK, SPACE, NEWLINE)
+# Before an ASCII character, the block paths know a non-ASCII class only by its code: a 2-byte
+# letter as a lower-case letter, anything else as a symbol (`simd::code`). Their pairs share
+# those weights.
+STAND_IN = {ACCENTED: LOWER, ALPHABETIC: LOWER, KANA: SYMBOL, HAN: SYMBOL, SYLLABIC: SYMBOL,
+            EMOJI: SYMBOL}
+
+
+# The corpus has no text of the other 3-byte scripts (Indic, Thai, Hangul): they are priced as
+# ideographs.
+PRICED_AS = {SYLLABIC: HAN}
+
+
+def variable(last, next_):
+    """The weight a pair of classes is priced by (pairs that share a weight share a name)."""
+    last, next_ = PRICED_AS.get(last, last), PRICED_AS.get(next_, next_)
+    if next_ in ASCII:
+        last = STAND_IN.get(last, last)
+    return (last, next_)
+
+
+VARIABLES = list(dict.fromkeys(variable(last, next_) for last in ORDER for next_ in CLASSES))
+
+
 def features(text):
-    counts = dict.fromkeys(FEATURES, 0)
-    last = None
+    """How many times each pair of classes (the last character's, this one's) occurs."""
+    counts = dict.fromkeys(VARIABLES, 0)
+    last = "start"
     for kind in classes(text):
-        counts[f"character {kind}"] += 1
-        group = RUNS.get(kind, kind)
-        last_group = RUNS.get(last, last) if last else None
-        if kind in RUNS and group != last_group:
-            counts[f"run {group}"] += 1
-        if kind == ALPHABETIC and last in (LOWER, UPPER):
-            counts["mixed"] += 1
+        counts[variable(last, kind)] += 1
         last = kind
-    return [counts[name] for name in FEATURES]
+    return [counts[name] for name in VARIABLES]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--low", type=float, default=0.962)
-    parser.add_argument("--high", type=float, default=1.14)
+    parser.add_argument("--low", type=float, default=1.0)
+    parser.add_argument("--high", type=float, default=1.17)
+    parser.add_argument("--tight", type=float, default=1.03)
+    parser.add_argument("--loose-low", type=float, default=1.0,
+                        help="the least ratio of the other items (word soups, CSV, identifiers...): "
+                             "slack for text like them but not in the corpus")
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--floor", type=float, default=16,
+                        help="the least weight of a multi-byte character, in 128ths")
+    parser.add_argument("--write", help="also write the table there (encode/tokens/pairs.in)")
     args = parser.parse_args()
     items = [json.loads(line) for line in sys.stdin if line.strip()]
     x = np.array([features(item["text"]) for item in items], dtype=float)
     exact = np.array([item["exact"] for item in items], dtype=float)
     sized = exact >= MIN_TOKENS
+    tight = np.array([item["category"] in TIGHT for item in items])
     rows = x[sized] / (exact[sized, None] * UNIT)
     n, k = rows.shape
-    name = FEATURES.index
-    # Variables: the k weights, then each item's deviation over and under its exact count.
-    objective = np.concatenate([np.zeros(k), np.ones(n), np.ones(n) * 2])
+    name = VARIABLES.index
+    # Variables: the k weights, then each sized item's excess over its exact count.
+    cost = np.where(tight[sized], 4.0, 1.0)
+    objective = np.concatenate([np.zeros(k), cost])
+    high = np.where(tight[sized], args.tight, args.high)
+    low = np.where(tight[sized], args.low, args.loose_low)
     constraints = [
-        LinearConstraint(np.hstack([rows, -np.eye(n), np.eye(n)]), 1, 1),
-        LinearConstraint(np.hstack([rows, np.zeros((n, 2 * n))]), args.low, args.high),
+        # ratio - excess = 1.
+        LinearConstraint(np.hstack([rows, -np.eye(n)]), 1, 1),
+        LinearConstraint(np.hstack([rows, np.zeros((n, n))]), low, high),
+        # Every item rounds up to at least its exact count: x . w >= 128 (exact - 1) + 1.
+        LinearConstraint(np.hstack([x, np.zeros((len(items), n))]),
+                         UNIT * (exact - 1) + 1, np.inf),
     ]
 
-    def at_most(terms, limit):
-        row = np.zeros(k + 2 * n)
+    def between(terms, low, limit):
+        row = np.zeros(k + n)
         for feature, sign in terms:
             row[name(feature)] += sign
-        constraints.append(LinearConstraint(row[None, :], -np.inf, limit))
+        constraints.append(LinearConstraint(row[None, :], low, limit))
 
-    at_most([("mixed", 1), ("run letter", -1)], 0)
-    for character, run in [(LOWER, "letter"), (UPPER, "letter"), (DIGIT, "digit"),
-                           (MARK, "mark"), (SPACE, "space"), (NEWLINE, None)]:
-        at_most([(f"character {character}", 1)] + ([(f"run {run}", 1)] if run else []), 255)
-    bounds = Bounds(np.zeros(k + 2 * n), np.concatenate([np.full(k, 2 * UNIT), np.full(2 * n, np.inf)]))
+    # Nothing weighs more after a character than at the start, and at most two tokens less
+    # (the bounds of "Adding parts").
+    for next_ in CLASSES:
+        for last in CLASSES:
+            if variable(last, next_) != variable("start", next_):
+                between([(variable("start", next_), 1), (variable(last, next_), -1)], 0, 2 * UNIT)
+    upper = np.array([255 if v[1] in ASCII else 4 * UNIT for v in VARIABLES], dtype=float)
+    # A multi-byte character is never free, whatever comes before it.
+    lower = np.array([0 if v[1] in ASCII else args.floor for v in VARIABLES], dtype=float)
+    bounds = Bounds(np.concatenate([lower, np.full(n, args.low - 1)]),
+                    np.concatenate([upper, np.full(n, np.inf)]))
     result = milp(objective, constraints=constraints, bounds=bounds,
-                  integrality=np.concatenate([np.ones(k), np.zeros(2 * n)]),
-                  options={"time_limit": 120})
+                  integrality=np.concatenate([np.ones(k), np.zeros(n)]),
+                  options={"time_limit": args.seconds})
     if result.x is None:
-        sys.exit(f"no weights within {args.low}..{args.high}: {result.message}")
+        sys.exit(f"no weights within {args.low}..{args.high} (tight {args.tight}): "
+                 f"{result.message}")
     weights = np.round(result.x[:k]).astype(int)
-    for feature, weight in zip(FEATURES, weights):
-        print(f"{feature:>22}: {weight}")
-    ratio = np.ceil(x @ weights / UNIT) / exact
+    table = ["// The weights of `PAIR_WEIGHTS` (encode/tokens.rs), in 1/128 tokens: a row per class",
+             "// before (start, lower, upper, digit, mark, space, newline, accented, alphabetic,",
+             "// symbol, kana, han, syllabic, emoji), a column per class after, in that order.",
+             "// Printed by scripts/fit_token_weights.py.", "["]
+    for last in ORDER:
+        row = [0] + [int(weights[name(variable(last, next_))]) for next_ in CLASSES]
+        table += [f"    // after {last}", f"    {row},"]
+    table.append("]")
+    if args.write:
+        with open(args.write, "w") as out:
+            out.write("\n".join(table) + "\n")
+    print("\n".join(table))
+    print(f"// {result.message}")
+    estimate = np.ceil(x @ weights / UNIT)
+    ratio = estimate / exact
     print(f"\nitems of at least {MIN_TOKENS} tokens: {ratio[sized].min():.3f}..{ratio[sized].max():.3f}, "
-          f"median {np.median(ratio[sized]):.3f}")
+          f"median {np.median(ratio[sized]):.3f}; items under their exact count: "
+          f"{int((estimate < exact).sum())}")
     for category in dict.fromkeys(item["category"] for item in items):
         mask = np.array([item["category"] == category for item in items]) & sized
         if mask.any():
-            print(f"{category:>18}: {ratio[mask].min():.3f}..{ratio[mask].max():.3f}")
+            print(f"{category:>22}: {ratio[mask].min():.3f}..{np.median(ratio[mask]):.3f}.."
+                  f"{ratio[mask].max():.3f} ({int(mask.sum())})")
 
 
 if __name__ == "__main__":

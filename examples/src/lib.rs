@@ -20,6 +20,8 @@ pub mod store;
 pub mod tasks;
 pub mod token_corpus;
 pub mod tools;
+#[path = "../../fusion-runtime/benches/support/wide.rs"]
+pub mod wide;
 
 pub use models::{Customer, Invoice, InvoiceLine, InvoiceRow, Status};
 pub use store::Store;

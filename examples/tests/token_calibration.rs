@@ -1,10 +1,13 @@
 //! The token estimate against the exact `o200k_base` count on the calibration corpus
-//! (`fusion_examples::token_corpus`): every item of at least 200 exact tokens is estimated
-//! between 5% under and 15% over. An accuracy assertion, deterministic.
+//! (`fusion_examples::token_corpus`): the estimate is never under the exact count, and every item
+//! of at least 200 exact tokens is at most 3.5% over it (the kinds of text a fitted response is
+//! made of) or 15% (the rest). An accuracy assertion, deterministic.
 //!
 //! `cargo test -p fusion-examples --features token-report --test token_calibration`
 
-use fusion_examples::token_corpus::{self, HIGHEST_RATIO, LOWEST_RATIO, MIN_TOKENS};
+use fusion_examples::token_corpus::{
+    self, HIGHEST_RATIO, HIGHEST_RESPONSE_RATIO, LOWEST_RATIO, MIN_TOKENS,
+};
 use fusion_runtime::tokens::ExactCounter;
 
 #[test]
@@ -33,7 +36,8 @@ fn every_sized_corpus_item_is_within_the_bounds() {
         .collect();
     assert!(
         outside.is_empty(),
-        "estimates outside {LOWEST_RATIO}..{HIGHEST_RATIO}:\n{}",
+        "estimates outside {LOWEST_RATIO}..{HIGHEST_RESPONSE_RATIO} (responses) or \
+         {LOWEST_RATIO}..{HIGHEST_RATIO} (the rest):\n{}",
         outside.join("\n")
     );
 }

@@ -3,7 +3,11 @@
 //! a budget, the invoices each fit keeps. The issue's target: fitting 10,000 items to 25,000
 //! tokens costs at most 1.2x the second.
 //!
-//! Also a TOON table (a `_select` of the invoice's flat members) fitted to 25,000 tokens.
+//! Also a TOON table (a `_select` of the invoice's flat members) fitted to 25,000 tokens, and
+//! 20,000 wide rows of non-ASCII text (15 fields; Japanese, Chinese, Russian, accented Latin,
+//! emoji: `support/wide.rs`) as JSON and as TOON fitted to 2,000, 8,000 and 25,000 tokens
+//! (`fit_20000_wide_rows`, `render_the_kept_wide_rows`): issue #20's target is at most 1.5x
+//! for every one of these.
 //!
 //! `cargo bench -p fusion-runtime --bench budget` times each bench on its own (divan);
 //! `cargo bench -p fusion-runtime --bench budget -- --ratio` times each fit and the render of what
@@ -19,10 +23,51 @@ use fusion_runtime::{Selection, ToolResponse};
 
 #[path = "support/billing.rs"]
 mod billing;
+#[path = "support/wide.rs"]
+mod wide;
 
 use billing::{derived, invoices};
+use wide::WideRow;
 
 static ALL: LazyLock<Vec<derived::InvoiceAll>> = LazyLock::new(|| invoices(10_000, true));
+
+/// The wide rows of non-ASCII text.
+static WIDE: LazyLock<Vec<WideRow>> = LazyLock::new(|| wide::wide_rows(20_000));
+
+/// The formats of the wide rows' cases.
+const FORMATS: [Format; 2] = [Format::Json, Format::Toon];
+
+/// The wide rows in `format` fitted to `budget`, and how many rows it keeps (from the budget
+/// summary, wire format §17.3).
+fn fitted_wide(format: Format, budget: usize) -> (ToolResponse, usize) {
+    let response = WideRow::present_all(divan::black_box(&WIDE))
+        .format(format)
+        .max_tokens(budget)
+        .build()
+        .expect("writes");
+    let kept = summary_count(&response);
+    (response, kept)
+}
+
+/// The first `kept` wide rows in `format`, without a budget.
+fn wide_of(format: Format, kept: usize) -> ToolResponse {
+    WideRow::present_all(divan::black_box(&WIDE[..kept]))
+        .format(format)
+        .build()
+        .expect("writes")
+}
+
+/// The count of kept items a budget summary states.
+fn summary_count(response: &ToolResponse) -> usize {
+    response
+        .blocks()
+        .iter()
+        .find_map(|block| {
+            let (_, rest) = block.split_once("Dataset truncated. ")?;
+            rest.split(' ').next()?.parse().ok()
+        })
+        .expect("a budget summary")
+}
 
 /// A case of `--ratio`: its name, the items the fit keeps, the fit, the render of those items.
 type Case = (String, usize, Box<dyn Fn()>, Box<dyn Fn()>);
@@ -33,6 +78,12 @@ type Case = (String, usize, Box<dyn Fn()>, Box<dyn Fn()>);
 fn ratios() {
     const ROUNDS: usize = 301;
     const REPEATS: u32 = 20;
+    // `-- --ratio --only wide`: only the cases whose name has `wide`.
+    let args: Vec<String> = std::env::args().collect();
+    let only = args
+        .iter()
+        .position(|arg| arg == "--only")
+        .and_then(|at| args.get(at + 1).cloned());
     let time = |run: &dyn Fn()| {
         let start = std::time::Instant::now();
         for _ in 0..REPEATS {
@@ -61,6 +112,23 @@ fn ratios() {
             Box::new(|| drop(divan::black_box(fitted_table(TOON_BUDGET)))) as Box<dyn Fn()>,
             Box::new(move || drop(divan::black_box(table_of(table_kept)))) as Box<dyn Fn()>,
         )))
+        .chain(FORMATS.iter().flat_map(|&format| {
+            BUDGETS.iter().map(move |&budget| {
+                let kept = fitted_wide(format, budget).1;
+                (
+                    format!("wide rows {format:?}, budget {budget:>6}"),
+                    kept,
+                    Box::new(move || drop(divan::black_box(fitted_wide(format, budget))))
+                        as Box<dyn Fn()>,
+                    Box::new(move || drop(divan::black_box(wide_of(format, kept))))
+                        as Box<dyn Fn()>,
+                )
+            })
+        }))
+        .filter(|case: &Case| {
+            only.as_ref()
+                .is_none_or(|only| case.0.contains(only.as_str()))
+        })
         .collect();
     for (name, kept, fit, render) in &cases {
         let mut rounds: Vec<(f64, std::time::Duration, std::time::Duration)> = (0..ROUNDS)
@@ -133,6 +201,18 @@ fn main() {
     let (fitted, kept) = fitted_table(TOON_BUDGET);
     assert_eq!(fitted.blocks()[0], table_of(kept).blocks()[0]);
     eprintln!("as a TOON table of flat members, fitted to {TOON_BUDGET} tokens: {kept} invoices");
+    for format in FORMATS {
+        for budget in BUDGETS {
+            let (fitted, kept) = fitted_wide(format, budget);
+            let plain = wide_of(format, kept);
+            assert_eq!(fitted.blocks()[0], plain.blocks()[0]);
+            eprintln!(
+                "wide rows as {format:?}, fitted to {budget} tokens: {kept} of {} rows, {} bytes",
+                WIDE.len(),
+                fitted.blocks()[0].len()
+            );
+        }
+    }
     divan::main();
 }
 
@@ -243,4 +323,17 @@ fn render_the_kept_invoices_as_toon(bencher: Bencher<'_, '_>) {
             .build()
             .expect("writes")
     });
+}
+
+/// The 20,000 wide rows of non-ASCII text with a budget, as JSON and as TOON.
+#[divan::bench(args = [(Format::Json, 2_000), (Format::Json, 8_000), (Format::Json, 25_000), (Format::Toon, 2_000), (Format::Toon, 8_000), (Format::Toon, 25_000)])]
+fn fit_20000_wide_rows(case: (Format, usize)) -> ToolResponse {
+    fitted_wide(case.0, case.1).0
+}
+
+/// The wide rows each fit keeps, without a budget.
+#[divan::bench(args = [(Format::Json, 2_000), (Format::Json, 8_000), (Format::Json, 25_000), (Format::Toon, 2_000), (Format::Toon, 8_000), (Format::Toon, 25_000)])]
+fn render_the_kept_wide_rows(bencher: Bencher<'_, '_>, case: (Format, usize)) {
+    let kept = fitted_wide(case.0, case.1).1;
+    bencher.bench(|| wide_of(case.0, kept));
 }

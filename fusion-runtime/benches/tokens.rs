@@ -1,6 +1,8 @@
 //! Speed of the token estimate (`encode::tokens::estimate`) in bytes per second, on the kinds of
 //! text a response holds: the billing fixture as a pretty JSON data block and as TOON, rule
-//! prose, and non-ASCII text (German, Russian, Japanese, emoji). Throughput is the `bytes/s` column.
+//! prose, non-ASCII text (German, Russian, Japanese, emoji), and the budget bench's wide rows of
+//! non-ASCII text (`support/wide.rs`) as JSON and TOON data blocks. Throughput is the `bytes/s`
+//! column.
 //!
 //! `cargo bench -p fusion-runtime --bench tokens`
 
@@ -9,8 +11,26 @@ use std::sync::LazyLock;
 
 use divan::counter::BytesCount;
 use divan::{Bencher, Divan};
+use fusion_runtime::present::Format;
 use fusion_runtime::tokens::{TokenTally, estimate};
 use fusion_runtime::toon::{self, ToonOptions};
+
+#[path = "support/wide.rs"]
+mod wide;
+
+/// 400 wide rows of non-ASCII text as a data block in `format`.
+fn wide_block(format: Format) -> String {
+    let rows = wide::wide_rows(400);
+    let response = wide::WideRow::present_all(&rows)
+        .format(format)
+        .build()
+        .expect("the rows write");
+    response.blocks()[0].clone()
+}
+
+static WIDE_JSON: LazyLock<String> = LazyLock::new(|| wide_block(Format::Json));
+
+static WIDE_TOON: LazyLock<String> = LazyLock::new(|| wide_block(Format::Toon));
 
 /// The billing fixture (120 invoices) as the wire format §3 JSON writer writes it.
 static FIXTURE: LazyLock<serde_json::Value> = LazyLock::new(|| {
@@ -56,6 +76,8 @@ fn main() {
         ("TOON", &*TOON),
         ("prose", &*PROSE),
         ("non-ASCII", &*NON_ASCII),
+        ("wide rows JSON", &*WIDE_JSON),
+        ("wide rows TOON", &*WIDE_TOON),
     ] {
         eprintln!(
             "{name}: {} bytes, estimated {} tokens",
@@ -94,6 +116,18 @@ fn prose(bencher: Bencher<'_, '_>) {
 #[divan::bench]
 fn non_ascii(bencher: Bencher<'_, '_>) {
     bench_text(bencher, &NON_ASCII);
+}
+
+/// 400 wide rows of non-ASCII text as a JSON data block.
+#[divan::bench]
+fn wide_rows_json(bencher: Bencher<'_, '_>) {
+    bench_text(bencher, &WIDE_JSON);
+}
+
+/// The same rows as a TOON table.
+#[divan::bench]
+fn wide_rows_toon(bencher: Bencher<'_, '_>) {
+    bench_text(bencher, &WIDE_TOON);
 }
 
 /// The JSON block fed line by line into one tally (what a fitting loop does with items).

@@ -12,7 +12,7 @@
 
 use std::process::ExitCode;
 
-use fusion_examples::token_corpus::{self, HIGHEST_RATIO, LOWEST_RATIO, MIN_TOKENS};
+use fusion_examples::token_corpus::{self, HIGHEST_RATIO, HIGHEST_RESPONSE_RATIO, MIN_TOKENS};
 use fusion_runtime::tokens::ExactCounter;
 
 fn main() -> ExitCode {
@@ -44,8 +44,9 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
     }
     let bytes: usize = measured.iter().map(|m| m.item.text.len()).sum();
     println!(
-        "{} items, {} bytes; ratio = estimate / exact (o200k_base); bounds {LOWEST_RATIO}..{HIGHEST_RATIO} \
-         for items of at least {MIN_TOKENS} exact tokens\n",
+        "{} items, {} bytes; ratio = estimate / exact (o200k_base); never under, and for items \
+         of at least {MIN_TOKENS} exact tokens at most {HIGHEST_RESPONSE_RATIO} (the texts of \
+         responses) or {HIGHEST_RATIO} (the rest)\n",
         measured.len(),
         token_corpus::thousands(bytes)
     );

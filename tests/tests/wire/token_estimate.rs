@@ -87,9 +87,10 @@ fn empty_text_is_no_token_and_a_lone_character_is_one() {
 
 #[test]
 fn words_digits_and_accents_weigh_as_the_pieces_they_make() {
-    // One word is one piece: about a token.
+    // One word is one piece: about a token (alone, priced as at the start of a text, where the
+    // estimate, an upper bound, weighs a character as much as after anything).
     assert!(
-        (1..=2).contains(&estimate("invoice")),
+        (1..=3).contains(&estimate("invoice")),
         "{}",
         estimate("invoice")
     );

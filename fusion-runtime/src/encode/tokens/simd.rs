@@ -1,36 +1,38 @@
 //! The estimate 64 bytes at a time (x86-64, the instructions detected at run time): a block of
-//! plain ASCII (printable characters and `\n`) is counted at once, a block with anything else
-//! (other control characters, `\r`, tabs, multi-byte characters) one character at a time. Two
-//! ways, each giving what [`PAIR`](super::PAIR) gives character by character (a property test
-//! runs every way this CPU has against it):
+//! plain ASCII (printable characters and `\n`) is counted at once. Two ways, each giving what
+//! [`PAIR`](super::PAIR) gives character by character (a property test runs every way this CPU
+//! has against it):
 //!
 //! - [`vbmi`], AVX-512 with VBMI (Ice Lake, Zen 4 and later): the pairs' weights looked up and
-//!   summed in vector registers, about a dozen instructions a block;
+//!   summed in vector registers, about a dozen instructions a plain block; a block with anything
+//!   else (multi-byte characters of every script, control characters) is counted at once too,
+//!   in about forty;
 //! - [`avx2`]: the classes by range comparisons, the weights by 16-entry byte lookups, about
-//!   seventy instructions a block.
+//!   seventy instructions a plain block; a block with anything else is counted one character at
+//!   a time.
 //!
 //! The `unsafe` of the crate is here and in those two: the calls into code compiled for an
-//! instruction set, made only after the CPU said it has it, and the unaligned loads, each inside
-//! the text.
+//! instruction set, made only after the CPU said it has it, and the unaligned and masked loads,
+//! each inside the text.
 
 #![allow(unsafe_code, reason = "SIMD intrinsics: see the module docs")]
 
 mod avx2;
 mod vbmi;
 
-use super::{ALPHABETIC, EMOJI, LOWER, SYLLABIC, SYMBOL, TokenTally};
+use super::{ACCENTED, ALPHABETIC, EMOJI, HAN, KANA, LOWER, SYLLABIC, SYMBOL, TokenTally};
 
 /// The code of a class in a block: the ASCII classes (and `START`) are their own numbers, 1 to 6;
 /// a 2-byte letter counts as a lower-case one before ASCII, and the other non-ASCII classes as
 /// `OTHER`: before an ASCII character each weighs as its classes do (a test checks it). Both
 /// block paths count in codes.
-const OTHER: u8 = 7;
+pub(super) const OTHER: u8 = 7;
 
 /// The block code of the class of the character before a block.
 pub(super) const fn code(class: u8) -> u8 {
     match class {
-        ALPHABETIC => LOWER,
-        SYMBOL | SYLLABIC | EMOJI => OTHER,
+        ACCENTED | ALPHABETIC => LOWER,
+        SYMBOL | KANA | HAN | SYLLABIC | EMOJI => OTHER,
         other => other,
     }
 }

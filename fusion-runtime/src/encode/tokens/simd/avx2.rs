@@ -1,8 +1,8 @@
 //! AVX2: a plain block's bytes are classified 32 at a time by range comparisons into their class
-//! codes ([`code`](super::code)), and each pair's weight is the character's weight plus
-//! its run weight where the byte before is of another group: three 16-entry byte lookups
-//! (`vpshufb`) of the code, one of the code before it. The weights, a byte each, are summed
-//! eight at a time. About seventy instructions a block.
+//! codes ([`code`](super::code)), and each pair's weight is looked up in a 64-entry table of the
+//! pairs of codes: four 16-entry byte lookups (`vpshufb`) of `before * 8 + code`, the right one
+//! chosen by the index's bits 4 and 5. The weights, a byte each, are summed eight at a time.
+//! About eighty instructions a block.
 
 #![allow(unsafe_code, reason = "unaligned loads, each inside the text")]
 #![allow(
@@ -11,88 +11,43 @@
 )]
 
 use std::arch::x86_64::{
-    __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_andnot_si256,
-    _mm256_blendv_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_extract_epi8,
-    _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256,
-    _mm256_permute2x128_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_storeu_si256, _mm256_sub_epi8,
+    __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_and_si256,
+    _mm256_andnot_si256, _mm256_blendv_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+    _mm256_extract_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
+    _mm256_or_si256, _mm256_permute2x128_si256, _mm256_sad_epu8, _mm256_set1_epi8,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi16, _mm256_srli_epi16,
+    _mm256_storeu_si256, _mm256_sub_epi8,
 };
 
-use super::super::{
-    BLOCK, DIGIT, LOWER, MARK, NEWLINE, SPACE, TokenTally, UPPER, WEIGHTS, group, pair,
-};
+use super::super::{BLOCK, DIGIT, LOWER, MARK, NEWLINE, SPACE, TokenTally, UPPER, pair};
 use super::{class_of, code};
 
-/// What a lookup table holds for a code.
-#[derive(Clone, Copy)]
-enum Of {
-    Character,
-    Run,
-    Group,
-}
-
-/// 16 bytes of `of` for the codes 0 to 7 (0 after), twice: a `vpshufb` table (it looks up
-/// within each 128-bit half).
-const fn lookup(of: Of) -> [u8; 32] {
-    let mut table = [0; 32];
+/// The weight of each pair of codes before an ASCII character, at `last * 8 + next`, in four
+/// `vpshufb` tables of 16 (each twice: it looks up within each 128-bit half); 0 where `next` is
+/// not an ASCII class (a plain block has none).
+static PAIRS: [[u8; 32]; 4] = {
+    let mut tables = [[0; 32]; 4];
     let mut index = 0;
-    while index < 8 {
+    while index < 64 {
         #[allow(
             clippy::cast_possible_truncation,
-            reason = "the index stays below 8, a valid `u8`"
+            reason = "the index stays below 64, a valid `u8`"
         )]
-        let code = index as u8;
-        let units = match of {
-            Of::Character => character(code),
-            Of::Run => run(code),
-            Of::Group => group_of(code),
-        };
-        assert!(
-            units <= 255,
-            "a weight before an ASCII character fits a byte"
-        );
-        #[allow(clippy::cast_possible_truncation, reason = "asserted just above")]
-        let byte = units as u8;
-        table[index] = byte;
-        table[index + 16] = byte;
+        let (last, next) = (index as u8 / 8, index as u8 % 8);
+        if matches!(next, LOWER | UPPER | DIGIT | MARK | SPACE | NEWLINE) {
+            let units = pair(class_of(last), next);
+            assert!(
+                units <= 255,
+                "a weight before an ASCII character fits a byte"
+            );
+            #[allow(clippy::cast_possible_truncation, reason = "asserted just above")]
+            let byte = units as u8;
+            tables[index / 16][index % 16] = byte;
+            tables[index / 16][index % 16 + 16] = byte;
+        }
         index += 1;
     }
-    table
-}
-
-const fn character(code: u8) -> u16 {
-    WEIGHTS.character[class_of(code) as usize]
-}
-
-const fn run(code: u8) -> u16 {
-    WEIGHTS.run[class_of(code) as usize]
-}
-
-const fn group_of(code: u8) -> u16 {
-    group(class_of(code)) as u16
-}
-
-static CHARACTER: [u8; 32] = lookup(Of::Character);
-static RUN: [u8; 32] = lookup(Of::Run);
-static GROUP: [u8; 32] = lookup(Of::Group);
-
-// What the lookups add is what `pair` gives before every ASCII character.
-const _: () = {
-    let mut last = 0;
-    while last < 8 {
-        let ascii = [LOWER, UPPER, DIGIT, MARK, SPACE, NEWLINE];
-        let mut at = 0;
-        while at < ascii.len() {
-            let next = ascii[at];
-            let mut units = character(next);
-            if group_of(last) != group_of(next) {
-                units += run(next);
-            }
-            assert!(units == pair(class_of(last), next));
-            at += 1;
-        }
-        last += 1;
-    }
+    tables
 };
 
 /// Loads 32 bytes.
@@ -108,7 +63,12 @@ fn load(bytes: &[u8]) -> __m256i {
 /// The blocks of `bytes` up to `end` (see [`super::push`]).
 #[target_feature(enable = "avx2")]
 pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
-    let (characters, runs, groups) = (load(&CHARACTER), load(&RUN), load(&GROUP));
+    let pairs = [
+        load(&PAIRS[0]),
+        load(&PAIRS[1]),
+        load(&PAIRS[2]),
+        load(&PAIRS[3]),
+    ];
     let byte = |b: u8| _mm256_set1_epi8(b.cast_signed());
     let (newline, space, below_space) = (byte(b'\n'), byte(b' '), byte(0x20));
     let zero = _mm256_setzero_si256();
@@ -135,14 +95,19 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     // The weights of 32 codes after `last` (whose byte 31 is the code before the first).
     let weights = |codes: __m256i, last: __m256i| {
         let before = _mm256_alignr_epi8(codes, _mm256_permute2x128_si256(last, codes, 0x21), 15);
-        let same_group = _mm256_cmpeq_epi8(
-            _mm256_shuffle_epi8(groups, codes),
-            _mm256_shuffle_epi8(groups, before),
-        );
-        _mm256_add_epi8(
-            _mm256_shuffle_epi8(characters, codes),
-            _mm256_andnot_si256(same_group, _mm256_shuffle_epi8(runs, codes)),
-        )
+        // last * 8 + next, below 64 (a code is below 8, so no bit crosses into the next byte).
+        let index = _mm256_add_epi8(_mm256_slli_epi16::<3>(before), codes);
+        // Which table of 16: bits 4 and 5 of the index.
+        let table = _mm256_and_si256(_mm256_srli_epi16::<4>(index), byte(3));
+        let mut weights = _mm256_shuffle_epi8(pairs[0], index);
+        for (number, lookup) in [(1, pairs[1]), (2, pairs[2]), (3, pairs[3])] {
+            weights = _mm256_blendv_epi8(
+                weights,
+                _mm256_shuffle_epi8(lookup, index),
+                _mm256_cmpeq_epi8(table, byte(number)),
+            );
+        }
+        weights
     };
     // The codes of the last 32 bytes counted (only byte 31 is read), and whether they were.
     let mut last = byte(code(tally.last));

@@ -2,6 +2,15 @@
 //! (one permute of two registers), the class of the byte before each moved in by another, and
 //! each pair's weight looked up in a 64-byte table of [`pair`] (a class is 3 bits, a pair 6);
 //! the weights, a byte each, are summed eight at a time. About a dozen instructions a block.
+//!
+//! A block with anything else (multi-byte characters, control characters) is counted whole too
+//! ([`mixed`]): each byte's class from two 128-byte tables (ASCII bytes, and the others by their
+//! low seven bits: a lead byte's character's class, or "continuation"), the two leads whose class
+//! depends on the byte after them (`E3`, `EF`) corrected by comparing that byte; a continuation
+//! byte then takes its character's class from the byte before it (three times: a character has
+//! at most three), so that the byte before every character holds the class of the character
+//! before it; and each pair's weight is looked up in two 256-byte tables (its low and its high
+//! byte; a continuation byte's 0). About forty instructions a block, at any mix of scripts.
 
 #![allow(
     unsafe_code,
@@ -14,16 +23,20 @@
 
 use std::arch::x86_64::{
     __m512i, _mm_extract_epi8, _mm512_add_epi8, _mm512_add_epi64, _mm512_cmpeq_epi8_mask,
-    _mm512_cmplt_epi8_mask, _mm512_extracti32x4_epi32, _mm512_loadu_si512,
+    _mm512_cmplt_epi8_mask, _mm512_cmplt_epu8_mask, _mm512_extracti32x4_epi32, _mm512_loadu_si512,
+    _mm512_mask_blend_epi8, _mm512_mask_mov_epi8, _mm512_maskz_loadu_epi8, _mm512_movepi8_mask,
     _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_add_epi64, _mm512_sad_epu8,
-    _mm512_set1_epi8, _mm512_setzero_si512, _mm512_slli_epi16,
+    _mm512_set1_epi8, _mm512_setzero_si512, _mm512_slli_epi16, _mm512_slli_epi64,
 };
 
-use super::super::{ASCII_CLASS, BLOCK, TokenTally, pair};
-use super::{class_of, code};
+use super::super::{
+    ASCII_CLASS, BLOCK, CLASSES, HAN, KANA, SYLLABIC, SYMBOL, TokenTally, classify_multibyte, pair,
+};
+use super::{OTHER, class_of, code};
 
-/// The weight of each pair of codes, at `last * 8 + next`, one byte each (the weights are
-/// fitted so that every pair before an ASCII character fits one).
+/// The weight of each pair of codes before an ASCII character, at `last * 8 + next`, one byte
+/// each (the weights are fitted so that every pair before an ASCII character fits one); 0 where
+/// `next` is not an ASCII class (a plain block has none).
 static PAIRS: [u8; 64] = {
     let mut table = [0; 64];
     let mut index = 0;
@@ -33,11 +46,13 @@ static PAIRS: [u8; 64] = {
             reason = "the index stays below 64, a valid `u8`"
         )]
         let (last, next) = (index as u8 / 8, index as u8 % 8);
-        let units = pair(class_of(last), class_of(next));
-        assert!(units <= 255, "a pair's weight fits a byte");
-        #[allow(clippy::cast_possible_truncation, reason = "asserted just above")]
-        let byte = units as u8;
-        table[index] = byte;
+        if next >= 1 && next < OTHER {
+            let units = pair(class_of(last), next);
+            assert!(units <= 255, "a pair's weight fits a byte");
+            #[allow(clippy::cast_possible_truncation, reason = "asserted just above")]
+            let byte = units as u8;
+            table[index] = byte;
+        }
         index += 1;
     }
     table
@@ -76,6 +91,7 @@ fn table(bytes: &[u8]) -> __m512i {
 pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     let (classes_low, classes_high) = (table(&ASCII_CLASS[..64]), table(&ASCII_CLASS[64..]));
     let (pairs, before_index) = (table(&PAIRS), table(&BEFORE));
+    let tables = Tables::load();
     let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
     let (newline, space) = (byte(b'\n'), byte(0x20));
     let zero = _mm512_setzero_si512();
@@ -93,11 +109,14 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
             if plain {
                 tally.last = last_code(last);
             }
-            // One character at a time to the end of this block (or past it, to the end of a
-            // character that crosses it).
-            at = tally.push_scalar(bytes, at, at + BLOCK);
-            last = byte(code(tally.last));
+            // The whole block, whatever it holds; a character that crosses its end is counted
+            // here, and its continuation bytes at the start of the next block add nothing.
+            let (weights, class) = mixed(&tables, bytes, at, x, tally.last);
+            sums = _mm512_add_epi64(sums, weights);
+            tally.last = class;
+            last = byte(code(class));
             plain = false;
+            at += BLOCK;
             continue;
         }
         let codes = _mm512_permutex2var_epi8(classes_low, x, classes_high);
@@ -113,10 +132,15 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
         tally.last = last_code(last);
     }
     tally.units += _mm512_reduce_add_epi64(sums).cast_unsigned();
+    // Past the continuation bytes of a character that crosses the last block's end (counted).
+    while bytes.get(at).is_some_and(|&b| b & 0xC0 == 0x80) {
+        at += 1;
+    }
     at
 }
 
-/// The class of byte 63 of a plain block's codes (an ASCII class: its code is its number).
+/// Byte 63 of a block's codes or classes (a plain block's: an ASCII class, whose code is its
+/// number).
 #[inline]
 #[target_feature(enable = "avx512bw")]
 fn last_code(codes: __m512i) -> u8 {
@@ -128,4 +152,159 @@ fn last_code(codes: __m512i) -> u8 {
     )]
     let class = _mm_extract_epi8::<15>(top) as u8;
     class
+}
+
+// The two leads `HIGH_CLASS` holds with a second byte of `0x84`, which `mixed` corrects.
+const _: () = assert!(
+    classify_multibyte(0xE3, 0x84).0 == HAN && classify_multibyte(0xEF, 0x84).0 == SYLLABIC
+);
+
+/// A byte's class in a mixed block when it continues a character: it adds nothing.
+const CONTINUATION: u8 = 15;
+
+/// The class of each byte of 0x80 and above, at its low seven bits: a continuation byte's is
+/// [`CONTINUATION`], a lead byte's its character's (for `E3` and `EF`, with a second byte of
+/// `0x84`, to be corrected).
+static HIGH_CLASS: [u8; 128] = {
+    let mut table = [0; 128];
+    let mut index = 0;
+    while index < 128 {
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "the value stays below 256, a valid `u8`"
+        )]
+        let lead = (index + 128) as u8;
+        table[index] = if lead < 0xC0 {
+            CONTINUATION
+        } else {
+            classify_multibyte(lead, 0x84).0
+        };
+        index += 1;
+    }
+    table
+};
+
+/// One byte of the weight of each pair of classes, at `last * 16 + next` (`pair`'s low byte with
+/// `HIGH = false`, its high byte with `true`; 0 for a continuation byte).
+const fn pair_bytes(high: bool) -> [u8; 256] {
+    let mut table = [0; 256];
+    let mut last = 0;
+    while last < CLASSES {
+        let mut next = 0;
+        while next < CLASSES {
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "both stay below CLASSES, valid `u8`s; a byte of a `u16`"
+            )]
+            let byte = {
+                let units = pair(last as u8, next as u8);
+                if high {
+                    (units >> 8) as u8
+                } else {
+                    units as u8
+                }
+            };
+            table[last * 16 + next] = byte;
+            next += 1;
+        }
+        last += 1;
+    }
+    table
+}
+
+static PAIR_LOW: [u8; 256] = pair_bytes(false);
+static PAIR_HIGH: [u8; 256] = pair_bytes(true);
+
+/// The tables of [`mixed`], loaded once per push.
+struct Tables {
+    ascii: (__m512i, __m512i),
+    high: (__m512i, __m512i),
+    pair_low: [__m512i; 4],
+    pair_high: [__m512i; 4],
+    before: __m512i,
+}
+
+impl Tables {
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    fn load() -> Tables {
+        Tables {
+            ascii: (table(&ASCII_CLASS[..64]), table(&ASCII_CLASS[64..])),
+            high: (table(&HIGH_CLASS[..64]), table(&HIGH_CLASS[64..])),
+            pair_low: [
+                table(&PAIR_LOW[..64]),
+                table(&PAIR_LOW[64..128]),
+                table(&PAIR_LOW[128..192]),
+                table(&PAIR_LOW[192..]),
+            ],
+            pair_high: [
+                table(&PAIR_HIGH[..64]),
+                table(&PAIR_HIGH[64..128]),
+                table(&PAIR_HIGH[128..192]),
+                table(&PAIR_HIGH[192..]),
+            ],
+            before: table(&BEFORE),
+        }
+    }
+}
+
+/// The weights of the characters that start in the block `x` at `bytes[at..]` (its first byte
+/// starts a character or continues one counted before), after a character of class `last`:
+/// their sums in eight 64-bit lanes, and the class of the block's last character.
+#[inline]
+#[target_feature(enable = "avx512bw,avx512vbmi")]
+fn mixed(tables: &Tables, bytes: &[u8], at: usize, x: __m512i, last: u8) -> (__m512i, u8) {
+    let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
+    // The byte after each: the block from `at + 1`, without reading past the text.
+    let after = bytes.len().saturating_sub(at + 1).min(BLOCK);
+    let keep = if after == BLOCK {
+        u64::MAX
+    } else {
+        (1u64 << after) - 1
+    };
+    // SAFETY: the load reads only the bytes of `keep`, each inside `bytes` (the first `after`
+    // from `at + 1`; a masked-out byte is not read and cannot fault).
+    let next = unsafe { _mm512_maskz_loadu_epi8(keep, bytes.as_ptr().add(at + 1).cast::<i8>()) };
+    let high = _mm512_movepi8_mask(x);
+    let mut classes = _mm512_mask_blend_epi8(
+        high,
+        _mm512_permutex2var_epi8(tables.ascii.0, x, tables.ascii.1),
+        _mm512_permutex2var_epi8(tables.high.0, x, tables.high.1),
+    );
+    // The leads whose class the second byte decides (classify_multibyte).
+    let e3 = _mm512_cmpeq_epi8_mask(x, byte(0xE3));
+    let below_81 = _mm512_cmplt_epu8_mask(next, byte(0x81));
+    let below_84 = _mm512_cmplt_epu8_mask(next, byte(0x84));
+    let from_b8 = !_mm512_cmplt_epu8_mask(next, byte(0xB8));
+    classes = _mm512_mask_mov_epi8(classes, e3 & below_81, byte(SYMBOL));
+    classes = _mm512_mask_mov_epi8(classes, e3 & !below_81 & below_84, byte(KANA));
+    let ef = _mm512_cmpeq_epi8_mask(x, byte(0xEF));
+    classes = _mm512_mask_mov_epi8(classes, ef & from_b8, byte(SYMBOL));
+    // Each continuation byte takes the class of the byte before it, three times over: then
+    // every byte holds the class of the character it belongs to.
+    let continuation = _mm512_cmpeq_epi8_mask(classes, byte(CONTINUATION));
+    let carry = byte(last);
+    let mut of_character = classes;
+    for _ in 0..3 {
+        let before = _mm512_permutex2var_epi8(carry, tables.before, of_character);
+        of_character = _mm512_mask_mov_epi8(of_character, continuation, before);
+    }
+    let before = _mm512_permutex2var_epi8(carry, tables.before, of_character);
+    // Each pair's weight, its low and its high byte, at `before * 16 + class` (below 224: a
+    // class before is below 14, so no bit crosses into the next byte); a continuation byte's 0.
+    let index = _mm512_add_epi8(_mm512_slli_epi16::<4>(before), classes);
+    let upper = _mm512_movepi8_mask(index);
+    let look_up = |halves: &[__m512i; 4]| {
+        _mm512_mask_blend_epi8(
+            upper,
+            _mm512_permutex2var_epi8(halves[0], index, halves[1]),
+            _mm512_permutex2var_epi8(halves[2], index, halves[3]),
+        )
+    };
+    let zero = _mm512_setzero_si512();
+    let sums = _mm512_add_epi64(
+        _mm512_sad_epu8(look_up(&tables.pair_low), zero),
+        _mm512_slli_epi64::<8>(_mm512_sad_epu8(look_up(&tables.pair_high), zero)),
+    );
+    (sums, last_code(of_character))
 }

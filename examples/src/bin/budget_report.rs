@@ -1,0 +1,216 @@
+//! How much of the room a response budget leaves on the table (issue #20): for a mixed set of
+//! cases (the billing invoices and the wide rows of non-ASCII text of `fusion_examples::wide`,
+//! JSON and TOON, with and without `_select`, with no other blocks and with large ones), at
+//! 2,000, 8,000 and 25,000 tokens, what `present_all(..).max_tokens(B)` keeps against the
+//! *exact-maximal* prefix: the longest k whose response (the k items without a budget, plus the
+//! budget summary of wire format §17.3) has an exact `o200k_base` count of at most B. Also the
+//! exact count of the fitted response (it must never exceed B) and its estimate / exact.
+//!
+//! `cargo run --release -p fusion-examples --features token-report --bin budget_report`
+//! (`-- --quick`: the 2,000-token budget only). Fails when a fitted response is over its
+//! budget by the exact count. The table of PERFORMANCE.md ("Fitting to a budget", room left).
+
+#[path = "../../../fusion-runtime/benches/support/billing.rs"]
+mod billing;
+
+use std::process::ExitCode;
+
+use fusion_examples::token_corpus::thousands;
+use fusion_examples::wide::{self, WideRow, WideRowUi};
+use fusion_runtime::present::{Format, Present};
+use fusion_runtime::tokens::{ExactCounter, TokenCounter, estimate};
+use fusion_runtime::{Presenter, Selection, ToolResponse};
+
+use billing::derived::InvoiceAll;
+
+/// The budgets of the bench.
+const BUDGETS: [usize; 3] = [2_000, 8_000, 25_000];
+
+/// A case: its name and its response for a prefix of `k` items, with a budget or without.
+struct Case {
+    name: String,
+    total: usize,
+    respond: Box<dyn Fn(usize, Option<usize>) -> ToolResponse>,
+}
+
+fn case<T: Presenter + 'static>(
+    name: &str,
+    items: &'static [T],
+    select: Option<&'static Selection>,
+    format: Format,
+) -> Case {
+    Case {
+        name: name.to_owned(),
+        total: items.len(),
+        respond: Box::new(move |k, budget| {
+            let mut presentation = T::present_all(&items[..k]).format(format);
+            if let Some(selection) = select {
+                presentation = presentation.select(selection);
+            }
+            if let Some(budget) = budget {
+                presentation = presentation.max_tokens(budget);
+            }
+            presentation.build().expect("writes")
+        }),
+    }
+}
+
+fn leak<T>(value: T) -> &'static T {
+    Box::leak(Box::new(value))
+}
+
+fn cases() -> Vec<Case> {
+    let invoices: &'static [InvoiceAll] = leak(billing::invoices(10_000, true));
+    let rows: &'static [WideRow] = leak(wide::wide_rows(20_000));
+    let rows_ui: &'static [WideRowUi] = leak(wide::wide_rows_ui(20_000));
+    let flat = leak(Selection::new([
+        "id",
+        "amount_cents",
+        "currency",
+        "status",
+        "issued_at",
+        "due_at",
+    ]));
+    let narrow = leak(Selection::new(wide::SELECT));
+    vec![
+        case("billing JSON", invoices, None, Format::Json),
+        case(
+            "billing JSON, _select flat",
+            invoices,
+            Some(flat),
+            Format::Json,
+        ),
+        case("billing TOON", invoices, None, Format::Toon),
+        case(
+            "billing TOON table, _select flat",
+            invoices,
+            Some(flat),
+            Format::Toon,
+        ),
+        case("wide JSON", rows, None, Format::Json),
+        case("wide JSON, _select", rows, Some(narrow), Format::Json),
+        case("wide TOON", rows, None, Format::Toon),
+        case("wide TOON, _select", rows, Some(narrow), Format::Toon),
+        case("wide + blocks JSON", rows_ui, None, Format::Json),
+        case("wide + blocks TOON", rows_ui, None, Format::Toon),
+    ]
+}
+
+/// How many items a fitted response keeps: from its budget summary, or all of them.
+fn kept(response: &ToolResponse, total: usize) -> usize {
+    response
+        .blocks()
+        .iter()
+        .find_map(|block| {
+            let (_, rest) = block.split_once("Dataset truncated. ")?;
+            rest.split(' ').next()?.parse().ok()
+        })
+        .unwrap_or(total)
+}
+
+/// The sum over the blocks (wire format §17.2).
+fn count(response: &ToolResponse, counter: &impl TokenCounter) -> usize {
+    response.blocks().iter().map(|b| counter.count(b)).sum()
+}
+
+fn main() -> ExitCode {
+    let quick = std::env::args().any(|arg| arg == "--quick");
+    let exact = ExactCounter::o200k().expect("the o200k_base vocabulary loads");
+    let budgets: &[usize] = if quick { &BUDGETS[..1] } else { &BUDGETS };
+    println!(
+        "| case | budget | kept | exact-maximal | kept / exact-maximal | exact of the fitted | \
+         estimate / exact |\n|---|---|---|---|---|---|---|"
+    );
+    let mut over = 0;
+    let mut worst: f64 = 1.0;
+    for case in cases() {
+        for &budget in budgets {
+            let fitted = (case.respond)(case.total, Some(budget));
+            if fitted.is_error() == Some(true) {
+                println!(
+                    "| {} | {} | none fits | | | | |",
+                    case.name,
+                    thousands(budget)
+                );
+                continue;
+            }
+            let k = kept(&fitted, case.total);
+            let summary = fitted
+                .blocks()
+                .iter()
+                .find(|block| block.contains("Dataset truncated. "))
+                .cloned()
+                .expect("a budget summary");
+            let from = format!("{k} of {}", case.total);
+            // The exact count of the first `k` items with the summary of `k`.
+            let exact_of = |k: usize| -> usize {
+                let response = (case.respond)(k, None);
+                let summary = summary.replace(&from, &format!("{k} of {}", case.total));
+                count(&response, &exact) + exact.count(&summary)
+            };
+            // The longest k within the budget: galloping up from what the fit keeps (or down),
+            // then halving.
+            let (mut good, mut bad) = if exact_of(k) <= budget {
+                let mut step = 1;
+                let mut good = k;
+                loop {
+                    let next = (good + step).min(case.total);
+                    if exact_of(next) > budget {
+                        break (good, next);
+                    }
+                    if next == case.total {
+                        break (next, next + 1);
+                    }
+                    good = next;
+                    step *= 2;
+                }
+            } else {
+                let (mut low, mut high) = (k, k);
+                while low > 0 && exact_of(low) > budget {
+                    high = low;
+                    low /= 2;
+                }
+                (low, high)
+            };
+            while bad - good > 1 {
+                let middle = good + (bad - good) / 2;
+                if exact_of(middle) <= budget {
+                    good = middle;
+                } else {
+                    bad = middle;
+                }
+            }
+            let exact_fitted = count(&fitted, &exact);
+            let estimated: usize = fitted.blocks().iter().map(|b| estimate(b)).sum();
+            #[allow(clippy::cast_precision_loss, reason = "small counts")]
+            let (share, ratio) = (
+                k as f64 / good.max(1) as f64,
+                estimated as f64 / exact_fitted as f64,
+            );
+            worst = worst.min(share);
+            let flag = if exact_fitted > budget {
+                over += 1;
+                " **over**"
+            } else {
+                ""
+            };
+            println!(
+                "| {} | {} | {k} | {good} | {:.1}% | {}{flag} | {ratio:.3} |",
+                case.name,
+                thousands(budget),
+                share * 100.0,
+                thousands(exact_fitted),
+            );
+        }
+    }
+    println!(
+        "\nlowest kept / exact-maximal: {:.1}%; fitted responses over the budget by the exact \
+         count: {over}",
+        worst * 100.0
+    );
+    if over == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
