@@ -100,3 +100,24 @@ pub use validation_error::ValidationError;
 
 /// The name of the selection argument (wire format §7).
 pub(crate) const SELECT: &str = "_select";
+
+/// Removes `key` from `map` and keeps the order of the other members, with or without serde_json's
+/// `preserve_order` (which the runtime never switches on: `shift_remove` exists only with it, and
+/// `remove` under it moves the last member into the gap).
+pub(crate) fn remove_in_order(
+    map: &mut serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<serde_json::Value> {
+    if !map.contains_key(key) {
+        return None;
+    }
+    let mut removed = None;
+    for (name, value) in std::mem::take(map) {
+        if name == key {
+            removed = Some(value);
+        } else {
+            map.insert(name, value);
+        }
+    }
+    removed
+}

@@ -78,7 +78,7 @@ impl ToolDefinition {
             return Err(validation_failure(reference, problems));
         }
         if !self.select_names.is_empty() {
-            map.shift_remove(SELECT);
+            super::remove_in_order(map, SELECT);
         }
         let call = Call {
             tool: self.name.clone(),

@@ -503,10 +503,10 @@ impl<'a> Builder<'a> {
                 )
             })?;
         for member in ["$schema", "title", "description"] {
-            schema.shift_remove(member);
+            super::remove_in_order(&mut schema, member);
         }
         if selectable {
-            schema.shift_remove("required");
+            super::remove_in_order(&mut schema, "required");
         }
         Ok(Some(schema))
     }
