@@ -124,6 +124,12 @@ pub mod key {
     pub const READ_ONLY: &str = "read_only";
     /// An action that asks for `structuredContent`.
     pub const STRUCTURED: &str = "structured";
+    /// A tool whose calls may repeat with no further effect (`idempotentHint`).
+    pub const IDEMPOTENT: &str = "idempotent";
+    /// A tool that reaches an open world outside the server (`openWorldHint: true`).
+    pub const OPEN_WORLD: &str = "open_world";
+    /// A tool that stays within the server's own data (`openWorldHint: false`).
+    pub const CLOSED_WORLD: &str = "closed_world";
 }
 
 /// The `&'static str` of the helper attribute's name, if `attribute` is one of ours.

@@ -28,6 +28,12 @@ pub struct Tool {
     pub output: Option<Type>,
     /// `max_tokens = N`: the tool's response budget.
     pub max_tokens: Option<usize>,
+    /// `title = "..."`: the tool's title for people (`title`, `annotations.title`).
+    pub title: Option<LitStr>,
+    /// `idempotent`: `idempotentHint: true`.
+    pub idempotent: bool,
+    /// `open_world` (`Some(true)`) or `closed_world` (`Some(false)`): `openWorldHint`.
+    pub open_world: Option<bool>,
     /// One per action, in declaration order (skipped variants left out).
     pub actions: Vec<Action>,
 }
@@ -142,6 +148,20 @@ impl Tool {
             toon: args.flag(key::TOON).is_some(),
             output: args.ty(key::OUTPUT).cloned(),
             max_tokens,
+            title: args.str(key::TITLE).cloned(),
+            idempotent: args.flag(key::IDEMPOTENT).is_some(),
+            open_world: match (args.flag(key::OPEN_WORLD), args.flag(key::CLOSED_WORLD)) {
+                (Some(_), Some(closed)) => {
+                    errors.at(
+                        closed,
+                        "`open_world` and `closed_world` contradict each other; keep one",
+                    );
+                    None
+                }
+                (Some(_), None) => Some(true),
+                (None, Some(_)) => Some(false),
+                (None, None) => None,
+            },
             actions: Vec::new(),
         };
         (args, tool)
@@ -174,7 +194,19 @@ impl Tool {
                 continue;
             }
             let hint = |name: &str| -> Option<String> {
-                matches!(name, key::NAME | key::SELECT | key::TOON | key::OUTPUT | key::CRATE).then(|| {
+                matches!(
+                    name,
+                    key::NAME
+                        | key::SELECT
+                        | key::TOON
+                        | key::OUTPUT
+                        | key::CRATE
+                        | key::TITLE
+                        | key::IDEMPOTENT
+                        | key::OPEN_WORLD
+                        | key::CLOSED_WORLD
+                )
+                .then(|| {
                     format!(
                         "`{name}` is a tool option, not expected on a variant; put it on the enum: `#[{}({})]`",
                             FUSION,

@@ -25,6 +25,10 @@ const SPECS: &[Spec] = &[
     spec(key::STRUCTURED, Kind::Flag, "structured"),
     spec(key::CRATE, Kind::Path, "crate = ::fusion_runtime"),
     spec(key::MAX_TOKENS, Kind::Int, "max_tokens = 8000"),
+    spec(key::TITLE, Kind::Str, "title = \"...\""),
+    spec(key::IDEMPOTENT, Kind::Flag, "idempotent"),
+    spec(key::OPEN_WORLD, Kind::Flag, "open_world"),
+    spec(key::CLOSED_WORLD, Kind::Flag, "closed_world"),
 ];
 
 /// Keys of the container of an enum (a discriminated tool).
@@ -36,6 +40,10 @@ pub const ENUM_KEYS: &[&str] = &[
     key::OUTPUT,
     key::CRATE,
     key::MAX_TOKENS,
+    key::TITLE,
+    key::IDEMPOTENT,
+    key::OPEN_WORLD,
+    key::CLOSED_WORLD,
 ];
 /// Keys of the container of a struct (a flat tool: the tool and its one action).
 pub const STRUCT_KEYS: &[&str] = &[
@@ -49,6 +57,10 @@ pub const STRUCT_KEYS: &[&str] = &[
     key::READ_ONLY,
     key::CRATE,
     key::MAX_TOKENS,
+    key::TITLE,
+    key::IDEMPOTENT,
+    key::OPEN_WORLD,
+    key::CLOSED_WORLD,
 ];
 /// Keys of a variant (an action).
 pub const VARIANT_KEYS: &[&str] = &[

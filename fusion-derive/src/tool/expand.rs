@@ -16,7 +16,10 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
     let select = tool.select.then(|| quote!(.select()));
     let layout = tool.toon.then(|| quote!(.toon()));
     let max_tokens = tool.max_tokens.map(|budget| quote!(.max_tokens(#budget)));
-    let spec = quote!(#p::ToolSpec::new(#name) #description #select #layout);
+    let title = tool.title.as_ref().map(|t| quote!(.title(#t)));
+    let idempotent = tool.idempotent.then(|| quote!(.idempotent()));
+    let open_world = tool.open_world.map(|open| quote!(.open_world(#open)));
+    let spec = quote!(#p::ToolSpec::new(#name) #description #select #layout #title #idempotent #open_world);
     // Spanned at the user's type, so a type without `JsonSchema` is reported there.
     let spec = match (&tool.output, structured_model(tool)) {
         (Some(ty), _) => {

@@ -137,7 +137,8 @@ impl ToolDefinition {
         self.output_schema.as_ref()
     }
 
-    /// The MCP `annotations` (`destructiveHint`, `readOnlyHint`), if any applies.
+    /// The MCP `annotations` (`title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`,
+    /// `openWorldHint`), if any applies.
     pub fn annotations(&self) -> Option<&Map<String, Value>> {
         self.annotations.as_ref()
     }
@@ -192,12 +193,20 @@ impl ToolDefinition {
 impl Serialize for ToolDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let meta = self.result_size_meta();
+        let title = self
+            .annotations
+            .as_ref()
+            .and_then(|annotations| annotations.get("title"));
         let len = 3
+            + usize::from(title.is_some())
             + usize::from(self.output_schema.is_some())
             + usize::from(self.annotations.is_some())
             + usize::from(meta.is_some());
         let mut tool = serializer.serialize_struct("Tool", len)?;
         tool.serialize_field("name", &self.name)?;
+        if let Some(title) = title {
+            tool.serialize_field("title", title)?;
+        }
         tool.serialize_field("description", &self.description)?;
         tool.serialize_field("inputSchema", &self.input_schema)?;
         if let Some(output) = &self.output_schema {

@@ -36,6 +36,12 @@ pub struct ToolSpec {
     pub(crate) max_tokens: Option<usize>,
     /// Whether `tools/list` tells hosts the budget (wire format §17.7).
     pub(crate) advertise_max_tokens: bool,
+    /// The title for people (`title` and `annotations.title`).
+    pub(crate) title: Option<Cow<'static, str>>,
+    /// `annotations.idempotentHint`.
+    pub(crate) idempotent: bool,
+    /// `annotations.openWorldHint`, when declared.
+    pub(crate) open_world: Option<bool>,
 }
 
 /// Which action an [`ActionSpec`] is about.
@@ -60,7 +66,31 @@ impl ToolSpec {
             ui_app: false,
             max_tokens: None,
             advertise_max_tokens: false,
+            title: None,
+            idempotent: false,
+            open_world: None,
         }
+    }
+
+    /// The tool's title for people: `title` of its `tools/list` entry and `annotations.title`
+    /// (what rmcp's `#[tool(title = ...)]` says).
+    pub fn title(mut self, title: impl Into<Cow<'static, str>>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Calls with the same arguments have no further effect: `annotations.idempotentHint`.
+    pub fn idempotent(mut self) -> Self {
+        self.idempotent = true;
+        self
+    }
+
+    /// Whether the tool reaches an open world of external entities (`true`: the web, a third
+    /// party's API) or stays within the server's own data (`false`): `annotations.openWorldHint`.
+    /// Unset, the entry does not say (MCP clients then assume `true`).
+    pub fn open_world(mut self, open: bool) -> Self {
+        self.open_world = Some(open);
+        self
     }
 
     /// Tells hosts that read one how large this tool's results may be (wire format §17.7):
