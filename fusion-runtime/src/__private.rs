@@ -77,5 +77,7 @@ pub use crate::present::expansion::stub_serialize;
 pub use crate::tool::input::Tool;
 // The declaration of the tool and of each action.
 pub use crate::tool::{ActionSpec, ToolSpec};
+// The refusals `check = path` fills.
+pub use crate::tool::Checks;
 // What `returns = M` names, called at the user's `M` so a non-presenter is reported there.
 pub use crate::tool::{Presentable, StructuredModel};

@@ -124,6 +124,8 @@ pub mod key {
     pub const READ_ONLY: &str = "read_only";
     /// An action that asks for `structuredContent`.
     pub const STRUCTURED: &str = "structured";
+    /// The action's own check of a valid input.
+    pub const CHECK: &str = "check";
     /// A tool whose calls may repeat with no further effect (`idempotentHint`).
     pub const IDEMPOTENT: &str = "idempotent";
     /// A tool that reaches an open world outside the server (`openWorldHint: true`).

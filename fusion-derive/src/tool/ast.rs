@@ -1,7 +1,7 @@
 //! The checked model of a `#[derive(Tool)]` input: a discriminated tool (an internally tagged
 //! enum) or a flat tool (a struct with named fields), with the rules that span attributes.
 
-use syn::{Data, DeriveInput, Fields, LitStr, Path, Type};
+use syn::{Data, DeriveInput, Expr, Fields, LitStr, Path, Type};
 
 use super::attr::{self, fusion_attr};
 use super::valid;
@@ -34,6 +34,8 @@ pub struct Tool {
     pub idempotent: bool,
     /// `open_world` (`Some(true)`) or `closed_world` (`Some(false)`): `openWorldHint`.
     pub open_world: Option<bool>,
+    /// `check = path` on the enum or struct: the check of every action.
+    pub check: Option<Expr>,
     /// One per action, in declaration order (skipped variants left out).
     pub actions: Vec<Action>,
 }
@@ -59,6 +61,10 @@ pub struct Action {
     pub destructive: bool,
     /// `read_only`.
     pub read_only: bool,
+    /// `check = path`: the action's own check.
+    pub check: Option<Expr>,
+    /// The variant's name (`None` for a flat tool's one action).
+    pub variant: Option<syn::Ident>,
 }
 
 /// The model an action presents: `returns = Model` (a single value) or `returns = [Model]` (a
@@ -149,6 +155,12 @@ impl Tool {
             output: args.ty(key::OUTPUT).cloned(),
             max_tokens,
             title: args.str(key::TITLE).cloned(),
+            check: if place == "a struct" {
+                // A flat tool's one action holds it (read by `action`).
+                None
+            } else {
+                args.expr(key::CHECK).cloned()
+            },
             idempotent: args.flag(key::IDEMPOTENT).is_some(),
             open_world: match (args.flag(key::OPEN_WORLD), args.flag(key::CLOSED_WORLD)) {
                 (Some(_), Some(closed)) => {
@@ -221,7 +233,9 @@ impl Tool {
                 &hint,
                 errors,
             );
-            tool.actions.push(action(&args, errors));
+            let mut action = action(&args, errors);
+            action.variant = Some(variant.ident.clone());
+            tool.actions.push(action);
         }
         tool
     }
@@ -263,5 +277,7 @@ fn action(args: &Args, errors: &mut Errors) -> Action {
         structured: structured.is_some(),
         destructive: destructive.is_some(),
         read_only: read_only.is_some(),
+        check: args.expr(key::CHECK).cloned(),
+        variant: None,
     }
 }

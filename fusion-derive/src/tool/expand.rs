@@ -35,7 +35,46 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
         let spec = action_spec(&p, action);
         quote!(.variant(#spec))
     });
-    impl_tool(input, &p, &quote!(#spec #max_tokens #(#actions)*))
+    let check = check(&p, tool);
+    impl_tool(input, &p, &quote!(#spec #max_tokens #(#actions)*), &check)
+}
+
+/// `const CHECKS` and `fn check` of the `check = path` declarations: the tool's for every call,
+/// then the called variant's. Each function is bound to `fn(&Self, &mut Checks)` at the user's
+/// path, so one of another shape is reported there.
+fn check(p: &TokenStream, tool: &Tool) -> TokenStream {
+    let bind = |path: &syn::Expr| {
+        quote_spanned! {path.span()=>
+            let check: fn(&Self, &mut #p::Checks) = #path;
+        }
+    };
+    let mut calls = Vec::new();
+    if let Some(path) = &tool.check {
+        let bind = bind(path);
+        calls.push(quote!({ #bind check(self, checks); }));
+    }
+    for action in &tool.actions {
+        let Some(path) = &action.check else { continue };
+        let bind = bind(path);
+        calls.push(match &action.variant {
+            Some(variant) => quote! {
+                if let Self::#variant { .. } = self {
+                    #bind
+                    check(self, checks);
+                }
+            },
+            None => quote!({ #bind check(self, checks); }),
+        });
+    }
+    if calls.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        const CHECKS: #p::bool = true;
+        fn check(&self, checks: &mut #p::Checks) {
+            #(#calls)*
+        }
+    }
 }
 
 /// The model the `outputSchema` is generated from when the tool declares no `output`: the one
@@ -76,7 +115,12 @@ fn action_spec(p: &TokenStream, action: &Action) -> TokenStream {
 }
 
 /// The impl block around a `spec()` body.
-pub fn impl_tool(input: &DeriveInput, p: &TokenStream, body: &TokenStream) -> TokenStream {
+pub fn impl_tool(
+    input: &DeriveInput,
+    p: &TokenStream,
+    body: &TokenStream,
+    check: &TokenStream,
+) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
@@ -85,6 +129,7 @@ pub fn impl_tool(input: &DeriveInput, p: &TokenStream, body: &TokenStream) -> To
             fn spec() -> #p::ToolSpec {
                 #body
             }
+            #check
         }
     }
 }

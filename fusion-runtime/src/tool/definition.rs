@@ -76,6 +76,8 @@ pub struct ToolDefinition {
     pub(super) max_tokens: Option<usize>,
     /// Whether `tools/list` advertises it ([`ToolSpec::advertise_max_tokens`](super::ToolSpec::advertise_max_tokens)).
     pub(super) advertise_max_tokens: bool,
+    /// The fixed suggestion targets of the models it presents: (model type name, target).
+    pub(super) suggests: Vec<(&'static str, &'static str)>,
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type
@@ -183,6 +185,12 @@ impl ToolDefinition {
         } else {
             self.name.clone()
         }
+    }
+
+    /// The fixed suggestion targets (`tool` or `tool.action`) of the models this tool presents,
+    /// each with the model's type name.
+    pub(crate) fn suggestion_targets(&self) -> &[(&'static str, &'static str)] {
+        &self.suggests
     }
 
     pub(super) fn keys(&self) -> Vec<String> {

@@ -70,6 +70,7 @@
 //! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
 
 pub(crate) mod call;
+mod check;
 mod definition;
 mod definition_error;
 pub mod description;
@@ -84,11 +85,13 @@ mod select_schema;
 mod shape;
 mod spec;
 mod structured_output;
+mod targets;
 pub(crate) mod tool_set;
 mod validate;
 mod validation_error;
 
 pub use call::{InternalFailure, report_to_stderr};
+pub use check::Checks;
 pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
 pub use handler::{AsyncHandler, Handler, marker};

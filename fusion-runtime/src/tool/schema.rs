@@ -265,7 +265,24 @@ impl<'a> Builder<'a> {
             ui_app: self.spec.renders_ui(),
             max_tokens: self.spec.max_tokens,
             advertise_max_tokens: self.spec.advertise_max_tokens,
+            suggests: self.suggests(),
         })
+    }
+
+    /// The fixed suggestion targets of every model the actions present, once each.
+    fn suggests(&self) -> Vec<(&'static str, &'static str)> {
+        let mut out: Vec<(&'static str, &'static str)> = Vec::new();
+        for (_, action) in &self.spec.actions {
+            for returned in &action.returns {
+                let model = returned.model.unwrap_or("a model");
+                for &target in returned.suggests {
+                    if !out.iter().any(|(_, t)| *t == target) {
+                        out.push((model, target));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// With `_select` enabled, no action may have a field of that name.

@@ -278,6 +278,8 @@ pub(crate) struct Returned {
     /// Its type name (`None` for [`ActionSpec::returns_names`]): a handler that presents
     /// another model fails (wire format §13.7).
     pub(crate) model: Option<&'static str>,
+    /// The fixed targets of its suggestions ([`Model::SUGGESTS`]), checked by the tool set.
+    pub(crate) suggests: &'static [&'static str],
 }
 
 impl ActionSpec {
@@ -299,6 +301,7 @@ impl ActionSpec {
             collection: false,
             ui: M::DECLARES_UI,
             model: Some(std::any::type_name::<M>()),
+            suggests: M::SUGGESTS,
         });
         self
     }
@@ -311,6 +314,7 @@ impl ActionSpec {
             collection: true,
             ui: M::DECLARES_UI,
             model: Some(std::any::type_name::<M>()),
+            suggests: M::SUGGESTS,
         });
         self
     }
@@ -322,6 +326,7 @@ impl ActionSpec {
             collection: false,
             ui: false,
             model: None,
+            suggests: &[],
         });
         self
     }

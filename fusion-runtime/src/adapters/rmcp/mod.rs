@@ -324,7 +324,7 @@ where
             let handler = handler.clone();
             let service = context.service;
             let arguments = arguments_value(context.arguments);
-            let response = match definition.parse_typed::<T>(arguments) {
+            let response = match definition.parse_tool::<T>(arguments) {
                 Err(response) => response,
                 Ok((input, call)) => {
                     call.respond(&report_to_stderr, || handler.handle(service, input, &call))
@@ -371,7 +371,7 @@ where
         attr,
         move |context: ToolCallContext<'_, S>| {
             let (input, call) =
-                match definition.parse_typed::<T>(arguments_value(context.arguments)) {
+                match definition.parse_tool::<T>(arguments_value(context.arguments)) {
                     Ok(parts) => parts,
                     Err(response) => {
                         return Box::pin(async move { Ok(CallToolResult::from(response).into()) });
@@ -419,6 +419,9 @@ impl FusionServer {
     /// A server named `name` (the `serverInfo.name` clients show) serving `tools`, with or
     /// without shared state (each handler holds its own handle on it).
     pub fn new<S: Send + Sync + 'static>(name: impl Into<String>, tools: ToolSet<S>) -> Self {
+        if let Err(error) = tools.check_suggestions() {
+            eprintln!("fusion: {error}");
+        }
         let tools = tools.into_stateless();
         let listed = tools.definitions().map(rmcp::model::Tool::from).collect();
         let ui_app = tools.definitions().any(ToolDefinition::ui_app);
