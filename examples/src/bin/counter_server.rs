@@ -87,6 +87,7 @@ impl ServerHandler for Counter {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    fusion_examples::cli::quiet_on_closed_pipe();
     let server = Counter::new(Arc::new(BillingApp::new(Store::load()?)))?;
     server
         .serve(rmcp::transport::stdio())

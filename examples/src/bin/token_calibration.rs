@@ -16,6 +16,7 @@ use fusion_examples::token_corpus::{self, HIGHEST_RATIO, LOWEST_RATIO, MIN_TOKEN
 use fusion_runtime::tokens::ExactCounter;
 
 fn main() -> ExitCode {
+    fusion_examples::cli::quiet_on_closed_pipe();
     match run() {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

@@ -476,13 +476,29 @@ impl<S> ToolSet<S> {
     /// a current-thread Tokio runtime) would wait forever: inside an async runtime, await
     /// [`ToolSet::call_async`].
     pub fn call(&self, name: &str, arguments: Option<Value>) -> ToolResponse {
-        match self.route(name, arguments) {
+        #[cfg(feature = "tracing")]
+        let span = super::trace::CallSpan::open(name);
+        #[cfg(feature = "tracing")]
+        let entered = span.span().clone().entered();
+        let response = match self.route(name, arguments) {
             Err(response) => response,
-            Ok((entry, arguments, call)) => match &entry.handler {
-                Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
-                Erased::Async(handler) => block_on(handler(arguments, call, self.reporter.clone())),
-            },
+            Ok((entry, arguments, call)) => {
+                #[cfg(feature = "tracing")]
+                span.action(call.action());
+                match &entry.handler {
+                    Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
+                    Erased::Async(handler) => {
+                        block_on(handler(arguments, call, self.reporter.clone()))
+                    }
+                }
+            }
+        };
+        #[cfg(feature = "tracing")]
+        {
+            drop(entered);
+            span.finish(&response);
         }
+        response
     }
 
     /// Answers a call of the tool `name` (absent arguments count as an empty object), awaiting
@@ -490,12 +506,42 @@ impl<S> ToolSet<S> {
     ///
     /// The future is `Send` and needs no particular executor.
     pub async fn call_async(&self, name: &str, arguments: Option<Value>) -> ToolResponse {
+        #[cfg(feature = "tracing")]
+        {
+            use tracing::Instrument as _;
+            let span = super::trace::CallSpan::open(name);
+            let response = self
+                .answer(name, arguments, Some(&span))
+                .instrument(span.span().clone())
+                .await;
+            span.finish(&response);
+            response
+        }
+        #[cfg(not(feature = "tracing"))]
+        self.answer(name, arguments).await
+    }
+
+    /// [`ToolSet::call_async`] without its span.
+    async fn answer(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        #[cfg(feature = "tracing")] span: Option<&super::trace::CallSpan>,
+    ) -> ToolResponse {
         match self.route(name, arguments) {
             Err(response) => response,
-            Ok((entry, arguments, call)) => match &entry.handler {
-                Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
-                Erased::Async(handler) => handler(arguments, call, self.reporter.clone()).await,
-            },
+            Ok((entry, arguments, call)) => {
+                #[cfg(feature = "tracing")]
+                if let Some(span) = span {
+                    span.action(call.action());
+                }
+                match &entry.handler {
+                    Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
+                    Erased::Async(handler) => {
+                        handler(arguments, call, self.reporter.clone()).await
+                    }
+                }
+            }
         }
     }
 
