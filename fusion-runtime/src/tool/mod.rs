@@ -86,7 +86,7 @@ mod shape;
 mod spec;
 mod structured_output;
 mod targets;
-mod trace;
+pub(crate) mod trace;
 pub(crate) mod tool_set;
 mod validate;
 mod validation_error;

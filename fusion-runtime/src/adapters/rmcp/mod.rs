@@ -324,12 +324,23 @@ where
             let handler = handler.clone();
             let service = context.service;
             let arguments = arguments_value(context.arguments);
+            #[cfg(feature = "tracing")]
+            let span = crate::tool::trace::CallSpan::open(definition.name());
+            #[cfg(feature = "tracing")]
+            let entered = span.span().clone().entered();
             let response = match definition.parse_tool::<T>(arguments) {
                 Err(response) => response,
                 Ok((input, call)) => {
+                    #[cfg(feature = "tracing")]
+                    span.action(call.action());
                     call.respond(&report_to_stderr, || handler.handle(service, input, &call))
                 }
             };
+            #[cfg(feature = "tracing")]
+            {
+                drop(entered);
+                span.finish(&response);
+            }
             Box::pin(async move { Ok(CallToolResult::from(response).into()) })
         },
     ))
