@@ -71,7 +71,7 @@ fn did_you_mean(name: &str, candidates: &[&str]) -> String {
     candidates
         .iter()
         .map(|c| (distance(name, c), *c))
-        .filter(|(d, c)| *d <= (c.chars().count().max(name.chars().count()) / 3).max(1))
+        .filter(|(d, c)| *d <= (c.chars().count().max(name.chars().count()) / 3).max(2))
         .min()
         .map(|(_, c)| format!("; did you mean `{c}`?"))
         .unwrap_or_default()
