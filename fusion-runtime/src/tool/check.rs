@@ -25,8 +25,8 @@ use super::problems::{Problem, ProblemKind, describe_sent};
 ///
 /// impl AdjustStock {
 ///     fn sane(&self, checks: &mut Checks) {
-///         checks.ensure(self.delta != 0, "delta", "Must not be 0: a change of nothing.");
 ///         checks.ensure(self.sku.starts_with("SKU-"), "sku", "Must start with 'SKU-'.");
+///         checks.ensure(self.delta != 0, "delta", "Must not be 0: a change of nothing.");
 ///     }
 /// }
 ///
@@ -107,7 +107,10 @@ mod tests {
     #[test]
     fn paths_reach_members_and_elements() {
         let value = serde_json::json!({"lines": [{"quantity": -3}], "sku": "A"});
-        assert_eq!(at_path(&value, "lines.0.quantity"), Some(&serde_json::json!(-3)));
+        assert_eq!(
+            at_path(&value, "lines.0.quantity"),
+            Some(&serde_json::json!(-3))
+        );
         assert_eq!(at_path(&value, "(root)"), Some(&value));
         assert_eq!(at_path(&value, "lines.7"), None);
         let mut checks = Checks::default();

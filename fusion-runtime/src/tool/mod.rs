@@ -86,8 +86,8 @@ mod shape;
 mod spec;
 mod structured_output;
 mod targets;
-pub(crate) mod trace;
 pub(crate) mod tool_set;
+pub(crate) mod trace;
 mod validate;
 mod validation_error;
 

@@ -417,12 +417,7 @@ impl<S> ToolSet<S> {
                 match resolve(target, tools()) {
                     Resolution::Found => {}
                     Resolution::NoTool(why) | Resolution::Wrong(why) => {
-                        return Err(targets::error(
-                            entry.definition.name(),
-                            model,
-                            target,
-                            &why,
-                        ));
+                        return Err(targets::error(entry.definition.name(), model, target, &why));
                     }
                 }
             }
@@ -537,9 +532,7 @@ impl<S> ToolSet<S> {
                 }
                 match &entry.handler {
                     Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
-                    Erased::Async(handler) => {
-                        handler(arguments, call, self.reporter.clone()).await
-                    }
+                    Erased::Async(handler) => handler(arguments, call, self.reporter.clone()).await,
                 }
             }
         }

@@ -66,7 +66,11 @@ fn the_readme_lists_the_fresh_crates_main_and_manifest_lines() {
         "README.md's \"Use fusion in your crate\" main differs from tests/fresh-crate/src/main.rs"
     );
     let manifest = fs::read_to_string(root().join("tests/fresh-crate/Cargo.toml.in")).unwrap();
-    for line in manifest.lines().skip_while(|l| *l != "[dependencies]").skip(1) {
+    for line in manifest
+        .lines()
+        .skip_while(|l| *l != "[dependencies]")
+        .skip(1)
+    {
         let line = line.replace("{ path = \"@RUNTIME@\", ", "{ version = \"0.1\", ");
         if !line.is_empty() && !line.starts_with('[') {
             assert!(readme.contains(&line), "README.md does not list `{line}`");
@@ -77,18 +81,42 @@ fn the_readme_lists_the_fresh_crates_main_and_manifest_lines() {
 #[test]
 fn a_fresh_crate_builds_serves_and_keeps_serde_json_as_it_was() {
     let dir = write_crate();
-    let status = cargo(&dir).args(["build", "--quiet"]).status().expect("runs cargo");
+    let status = cargo(&dir)
+        .args(["build", "--quiet"])
+        .status()
+        .expect("runs cargo");
     assert!(status.success(), "the fresh crate does not build");
 
     // fusion switches no serde_json feature on for the user's build.
     let tree = cargo(&dir)
-        .args(["tree", "--quiet", "-e", "features", "-i", "serde_json", "--prefix", "none"])
+        .args([
+            "tree",
+            "--quiet",
+            "-e",
+            "features",
+            "-i",
+            "serde_json",
+            "--prefix",
+            "none",
+        ])
         .output()
         .expect("runs cargo tree");
-    assert!(tree.status.success(), "{}", String::from_utf8_lossy(&tree.stderr));
+    assert!(
+        tree.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tree.stderr)
+    );
     let tree = String::from_utf8(tree.stdout).unwrap();
-    for feature in ["preserve_order", "float_roundtrip", "unbounded_depth", "arbitrary_precision"] {
-        assert!(!tree.contains(feature), "serde_json's `{feature}` is on:\n{tree}");
+    for feature in [
+        "preserve_order",
+        "float_roundtrip",
+        "unbounded_depth",
+        "arbitrary_precision",
+    ] {
+        assert!(
+            !tree.contains(feature),
+            "serde_json's `{feature}` is on:\n{tree}"
+        );
     }
 
     // One call over stdio, as a client makes it.
@@ -108,7 +136,11 @@ fn a_fresh_crate_builds_serves_and_keeps_serde_json_as_it_was() {
     let mut answer = |id: u32| -> serde_json::Value {
         loop {
             let mut line = String::new();
-            assert_ne!(stdout.read_line(&mut line).unwrap(), 0, "the server closed stdout");
+            assert_ne!(
+                stdout.read_line(&mut line).unwrap(),
+                0,
+                "the server closed stdout"
+            );
             let message: serde_json::Value = serde_json::from_str(&line).unwrap();
             if message["id"] == id {
                 return message;
@@ -123,13 +155,19 @@ fn a_fresh_crate_builds_serves_and_keeps_serde_json_as_it_was() {
     send(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#);
     let list = answer(2);
     assert_eq!(list["result"]["tools"][0]["name"], "inventory");
-    assert_eq!(list["result"]["tools"][0]["annotations"]["readOnlyHint"], true);
+    assert_eq!(
+        list["result"]["tools"][0]["annotations"]["readOnlyHint"],
+        true
+    );
     send(
         r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"inventory","arguments":{"action":"get_product","sku":"SKU-1"}}}"#,
     );
     let call = answer(3);
     let content = &call["result"]["content"];
-    assert_eq!(content[0]["text"], "{\n  \"sku\": \"SKU-1\",\n  \"quantity\": 12\n}");
+    assert_eq!(
+        content[0]["text"],
+        "{\n  \"sku\": \"SKU-1\",\n  \"quantity\": 12\n}"
+    );
     assert_eq!(
         content[1]["text"],
         "<domain_rules>\n- quantity counts single units, never boxes.\n</domain_rules>"

@@ -18,8 +18,16 @@ struct AdjustStock {
 
 impl AdjustStock {
     fn sane(&self, checks: &mut Checks) {
-        checks.ensure(self.sku.starts_with("SKU-"), "sku", "Must start with 'SKU-'.");
-        checks.ensure(self.delta != 0, "delta", "Must not be 0: a change of nothing.");
+        checks.ensure(
+            self.sku.starts_with("SKU-"),
+            "sku",
+            "Must start with 'SKU-'.",
+        );
+        checks.ensure(
+            self.delta != 0,
+            "delta",
+            "Must not be 0: a change of nothing.",
+        );
     }
 }
 
@@ -162,7 +170,9 @@ fn suggestion_targets_are_checked_when_the_set_is_built() {
 
     // A target naming no tool of the set is found once every tool is in.
     let tools = ToolSet::new()
-        .tool(|input: ShowHistory, call: &Call| call.present(&NoSuchTool { sku: input.sku }).build())
+        .tool(|input: ShowHistory, call: &Call| {
+            call.present(&NoSuchTool { sku: input.sku }).build()
+        })
         .unwrap()
         .tool(|action: Inventory, call: &Call| inventory(call, action))
         .unwrap();

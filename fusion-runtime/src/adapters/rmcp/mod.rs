@@ -156,7 +156,7 @@ macro_rules! serve_ui_app {
                 $crate::rmcp::__private::ErrorData,
             >,
         > + ::std::marker::Send
-               + '_ {
+        + '_ {
             ::std::future::ready(::std::result::Result::Ok($crate::rmcp::__private::list()))
         }
 
@@ -170,7 +170,7 @@ macro_rules! serve_ui_app {
                 $crate::rmcp::__private::ErrorData,
             >,
         > + ::std::marker::Send
-               + '_ {
+        + '_ {
             ::std::future::ready(
                 $crate::rmcp::__private::read(&request.uri)
                     .map($crate::rmcp::__private::ReadResourceResponse::from),
@@ -381,13 +381,13 @@ where
     Ok(ToolRoute::new_dyn(
         attr,
         move |context: ToolCallContext<'_, S>| {
-            let (input, call) =
-                match definition.parse_tool::<T>(arguments_value(context.arguments)) {
-                    Ok(parts) => parts,
-                    Err(response) => {
-                        return Box::pin(async move { Ok(CallToolResult::from(response).into()) });
-                    }
-                };
+            let (input, call) = match definition.parse_tool::<T>(arguments_value(context.arguments))
+            {
+                Ok(parts) => parts,
+                Err(response) => {
+                    return Box::pin(async move { Ok(CallToolResult::from(response).into()) });
+                }
+            };
             // The handler is called now (the input need not be `Send`); only its future, which
             // must be, travels in the returned one. A panic here is caught like one in the future.
             let handed = call.clone();
