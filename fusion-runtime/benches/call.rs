@@ -35,15 +35,15 @@ fn tools() -> ToolSet {
         .expect("the tool is valid")
 }
 
-fn arguments() -> Option<serde_json::Value> {
-    Some(serde_json::json!({"sku": "SKU-1"}))
+fn arguments() -> serde_json::Value {
+    serde_json::json!({"sku": "SKU-1"})
 }
 
 /// The call, with whatever subscriber is current (none: the span is disabled).
 #[divan::bench]
 fn call(bencher: divan::Bencher<'_, '_>) {
     let tools = tools();
-    bencher.bench_local(|| tools.call("get_product", divan::black_box(arguments())));
+    bencher.bench_local(|| tools.call("get_product", Some(divan::black_box(arguments()))));
 }
 
 /// The call with a subscriber that formats every span and event into a sink (feature
@@ -57,7 +57,7 @@ fn call_formatted(bencher: divan::Bencher<'_, '_>) {
         .with_ansi(false)
         .finish();
     tracing::subscriber::with_default(subscriber, || {
-        bencher.bench_local(|| tools.call("get_product", divan::black_box(arguments())));
+        bencher.bench_local(|| tools.call("get_product", Some(divan::black_box(arguments()))));
     });
 }
 

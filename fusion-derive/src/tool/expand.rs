@@ -56,14 +56,15 @@ fn check(p: &TokenStream, tool: &Tool) -> TokenStream {
     for action in &tool.actions {
         let Some(path) = &action.check else { continue };
         let bind = bind(path);
-        calls.push(match &action.variant {
-            Some(variant) => quote! {
+        calls.push(if let Some(variant) = &action.variant {
+            quote! {
                 if let Self::#variant { .. } = self {
                     #bind
                     check(self, checks);
                 }
-            },
-            None => quote!({ #bind check(self, checks); }),
+            }
+        } else {
+            quote!({ #bind check(self, checks); })
         });
     }
     if calls.is_empty() {

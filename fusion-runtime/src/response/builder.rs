@@ -127,7 +127,7 @@ impl ResponseBuilder {
     /// ```
     pub fn structured<T: Serialize + ?Sized>(value: &T) -> Result<Self, StructuredError> {
         // structuredContent is a JSON value; the block is written from `value` itself, so its
-        // members keep their declaration order whether or not serde_json's `preserve_order` is
+        // members keep their declaration order whether or not `serde_json`'s `preserve_order` is
         // on in the user's build (a `serde_json::Map` sorts its keys without it).
         let tree = serde_json::to_value(value)
             .map_err(|e| StructuredError::Json(EncodeError::from_serde(e)))?;

@@ -105,7 +105,7 @@ pub use validation_error::ValidationError;
 /// The name of the selection argument (wire format §7).
 pub(crate) const SELECT: &str = "_select";
 
-/// Removes `key` from `map` and keeps the order of the other members, with or without serde_json's
+/// Removes `key` from `map` and keeps the order of the other members, with or without `serde_json`'s
 /// `preserve_order` (which the runtime never switches on: `shift_remove` exists only with it, and
 /// `remove` under it moves the last member into the gap).
 pub(crate) fn remove_in_order(

@@ -24,6 +24,10 @@ use crate::model::Model;
 /// ```
 #[derive(Debug, Clone)]
 #[must_use]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent switches of a declaration, each with its own builder method"
+)]
 pub struct ToolSpec {
     pub(crate) name: Cow<'static, str>,
     pub(crate) description: Option<Cow<'static, str>>,

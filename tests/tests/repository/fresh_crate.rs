@@ -1,6 +1,6 @@
 //! A fresh crate that depends on fusion as a user's crate does (`tests/fresh-crate`: the README's
 //! "Use fusion in your crate" lines and main, no workspace of ours, its own target directory)
-//! builds, serves one call over stdio, and gets no serde_json feature switched on by fusion.
+//! builds, serves one call over stdio, and gets no `serde_json` feature switched on by fusion.
 //!
 //! Slow the first time (it builds its dependencies once in `target/fresh-crate`); later runs
 //! rebuild only the crate.
@@ -52,10 +52,15 @@ fn cargo(dir: &Path) -> Command {
 /// The main of `tests/fresh-crate` without its module docs: what the README lists.
 fn listed_main() -> String {
     let main = fs::read_to_string(root().join("tests/fresh-crate/src/main.rs")).expect("the main");
-    main.lines()
+    let mut listed = String::new();
+    for line in main
+        .lines()
         .skip_while(|line| line.starts_with("//!") || line.is_empty())
-        .map(|line| format!("{line}\n"))
-        .collect()
+    {
+        listed.push_str(line);
+        listed.push('\n');
+    }
+    listed
 }
 
 #[test]
@@ -172,7 +177,6 @@ fn a_fresh_crate_builds_serves_and_keeps_serde_json_as_it_was() {
         content[1]["text"],
         "<domain_rules>\n- quantity counts single units, never boxes.\n</domain_rules>"
     );
-    drop(send);
     let _ = server.kill();
     let _ = server.wait();
 }

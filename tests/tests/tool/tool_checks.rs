@@ -80,10 +80,10 @@ impl Inventory {
     }
 
     fn two_bins(&self, checks: &mut Checks) {
-        if let Inventory::Move { bins, .. } = self {
-            if bins.get(0) == bins.get(1) {
-                checks.reject("bins.1", "Must differ from bins.0.");
-            }
+        if let Inventory::Move { bins, .. } = self
+            && bins.first() == bins.get(1)
+        {
+            checks.reject("bins.1", "Must differ from bins.0.");
         }
     }
 }

@@ -260,10 +260,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         let p = &self.p;
         let mut targets: Vec<&str> = Vec::new();
         for decl in &self.model.decls {
-            if let DeclKind::Suggest(Text::Static(tool), _) = &decl.kind {
-                if !targets.contains(&tool.as_str()) {
-                    targets.push(tool);
-                }
+            if let DeclKind::Suggest(Text::Static(tool), _) = &decl.kind
+                && !targets.contains(&tool.as_str())
+            {
+                targets.push(tool);
             }
         }
         if targets.is_empty() {
