@@ -12,7 +12,8 @@ use crate::response::ToolResponse;
 /// The span of one call, open while its handler runs (the handler's own events nest in it).
 pub(crate) struct CallSpan {
     span: tracing::Span,
-    started: Instant,
+    /// `None` when no subscriber wants the span: then nothing is measured or counted.
+    started: Option<Instant>,
 }
 
 impl CallSpan {
@@ -29,10 +30,8 @@ impl CallSpan {
             kept = tracing::field::Empty,
             total = tracing::field::Empty,
         );
-        CallSpan {
-            span,
-            started: Instant::now(),
-        }
+        let started = (!span.is_disabled()).then(Instant::now);
+        CallSpan { span, started }
     }
 
     /// The span, to enter (synchronous handlers) or instrument a future with.
@@ -42,7 +41,7 @@ impl CallSpan {
 
     /// Records the action routing found.
     pub(crate) fn action(&self, action: Option<&str>) {
-        if let Some(action) = action {
+        if let Some(action) = action.filter(|_| self.started.is_some()) {
             self.span.record("action", action);
         }
     }
@@ -50,7 +49,10 @@ impl CallSpan {
     /// Records the answer and emits the call's event (`fusion.call` at `INFO`, `WARN` for an
     /// error) inside the span.
     pub(crate) fn finish(self, response: &ToolResponse) {
-        let duration_us = u64::try_from(self.started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        let Some(started) = self.started else {
+            return;
+        };
+        let duration_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         let bytes: usize = response.blocks.iter().map(String::len).sum();
         let tokens: usize = response
             .blocks
