@@ -113,3 +113,40 @@ mod tests {
         assert!(transport(args("--verbose")).is_err());
     }
 }
+
+/// Makes the program stop quietly, with status 0, when its output is closed (`billing_demo |
+/// head`): Rust ignores `SIGPIPE`, so `println!` to a closed pipe panics with "failed printing to
+/// stdout: Broken pipe" and a backtrace. Any other panic is reported as before. Call it first in
+/// `main`.
+pub fn quiet_on_closed_pipe() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        report(info);
+    }));
+}
+
+/// Logs fusion's per-call spans and events (feature `tracing`) on stderr when the environment
+/// asks with `FUSION_LOG` (`info`, `debug`, `trace`, `warn` or `error`); stdout stays the
+/// protocol's. Without `FUSION_LOG` nothing is installed and nothing is logged.
+pub fn init_tracing() {
+    let Ok(level) = std::env::var("FUSION_LOG") else {
+        return;
+    };
+    let level = level
+        .parse::<tracing_subscriber::filter::LevelFilter>()
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level)
+        .with_ansi(false)
+        .try_init();
+}

@@ -34,8 +34,7 @@ pub fn derive_presenter(input: TokenStream) -> TokenStream {
     presenter::derive(&input).into()
 }
 
-/// Derives `fusion_runtime::tool::Tool` for a tool's input type; documented on
-/// `fusion_runtime::Tool`.
+#[doc = include_str!("../tool.md")]
 // Keep this list equal to `common::symbol::attr::TOOL_ALL` (a unit test checks it).
 #[proc_macro_derive(Tool, attributes(fusion))]
 pub fn derive_tool(input: TokenStream) -> TokenStream {

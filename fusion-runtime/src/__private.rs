@@ -46,6 +46,8 @@ pub use crate::response::ui::UiBlock;
 pub use crate::response::ui::{markdown as ui_markdown, summary as ui_summary};
 // The generated table of `#[ui(table(...))]`: the helper and its cells.
 pub use crate::response::ui::{cell as ui_cell, table as ui_table};
+// The generated table of `#[collection_ui(table(...))]`: no table of headers alone when empty.
+pub use crate::response::ui::collection_table as ui_collection_table;
 // `Model::present()` and `Model::present_all()` of the generated inherent methods.
 pub use crate::present::engine::{present, present_all};
 
@@ -79,5 +81,7 @@ pub use crate::present::expansion::stub_serialize;
 pub use crate::tool::input::Tool;
 // The declaration of the tool and of each action.
 pub use crate::tool::{ActionSpec, ToolSpec};
+// The refusals `check = path` fills.
+pub use crate::tool::Checks;
 // What `returns = M` names, called at the user's `M` so a non-presenter is reported there.
 pub use crate::tool::{Presentable, StructuredModel};

@@ -1,4 +1,4 @@
-#![doc = include_str!("../../README.md")]
+#![doc = include_str!("../README.md")]
 //!
 //! # Crate layout
 //!
@@ -24,6 +24,7 @@
 //! | [`testing`] | the testing view and assertions on it (wire format §14) |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 //! | `http` | Streamable HTTP for the rmcp adapter (feature `http`) |
+//! | [`schemars`], [`serde`], [`serde_json`] | the versions fusion uses, re-exported |
 //!
 //! Inside, the crate is six layers that import only downward: `model`, `encode`, `response`,
 //! `present`, `tool`, `adapters` (see `ARCHITECTURE.md` in the repository).
@@ -51,6 +52,14 @@ pub use tool::Structured;
 pub use tool::call::Call;
 pub use tool::input::Tool;
 pub use tool::tool_set::ToolSet;
+
+/// The `schemars` fusion uses (major 1): a crate that keeps another major for its own types
+/// derives tool inputs with `#[schemars(crate = "fusion_runtime::schemars")]`.
+pub use schemars;
+/// The `serde` fusion uses.
+pub use serde;
+/// The `serde_json` fusion uses (with no feature of its own switched on).
+pub use serde_json;
 
 #[cfg(feature = "rmcp")]
 pub use adapters::rmcp;

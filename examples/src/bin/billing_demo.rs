@@ -88,6 +88,7 @@ fn print_response(response: &ToolResponse) {
 }
 
 fn main() -> ExitCode {
+    fusion_examples::cli::quiet_on_closed_pipe();
     let tools = match Store::load()
         .map_err(|e| e.to_string())
         .and_then(|store| tools(Arc::new(BillingApp::new(store))).map_err(|e| e.to_string()))

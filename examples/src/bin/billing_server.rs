@@ -14,6 +14,8 @@ use fusion_runtime::http::serve_http_blocking;
 use fusion_runtime::rmcp::{FusionServer, serve_stdio_blocking};
 
 fn main() -> ExitCode {
+    fusion_examples::cli::quiet_on_closed_pipe();
+    fusion_examples::cli::init_tracing();
     let run = || -> Result<(), Box<dyn std::error::Error>> {
         let transport = transport(std::env::args().skip(1))?;
         let app = Arc::new(BillingApp::new(Store::load()?));

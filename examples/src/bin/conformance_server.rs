@@ -413,6 +413,7 @@ impl ServerHandler for Conformance {
 }
 
 fn main() -> ExitCode {
+    fusion_examples::cli::quiet_on_closed_pipe();
     let run = || -> Result<(), Box<dyn std::error::Error>> {
         let transport = transport(std::env::args().skip(1))?;
         let server = Conformance {

@@ -1,7 +1,8 @@
 //! An existing rmcp server that adopts fusion in one tool, without touching the others.
 //!
 //! `Counter` is a plain rmcp `#[tool_router]` server. Adding the fusion `billing`
-//! tool takes one `with_route` line (here with an asynchronous handler, `route_async`); the
+//! tool takes one `fusion_route` line (here with an asynchronous handler, `route_async`), and
+//! serving its MCP Apps view one `serve_ui_app!()` line; the
 //! rmcp tools stay exactly as they were (`report` shows that a plain rmcp tool may also return
 //! fusion's responses and errors).
 //!
@@ -11,6 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use fusion_examples::{Billing, BillingApp, Store};
+use fusion_runtime::rmcp::{FusionRouter, route_async, with_ui_app};
 use fusion_runtime::{Call, ResponseBuilder, ToolError, ToolResponse};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
@@ -62,11 +64,13 @@ impl Counter {
         // The only change to the router: one more route, for the fusion tool. Its handler is
         // asynchronous: it takes what its future needs from the server (an `Arc`), and the
         // future answers with validated, typed input in and presented blocks out.
-        let tool_router = Self::tool_router().with_route(fusion_runtime::rmcp::route_async(
+        // `fusion_route` refuses a name the router already has; `with_ui_app` names the MCP
+        // Apps view, which `serve_ui_app!` below serves.
+        let tool_router = Self::tool_router().fusion_route(with_ui_app(route_async(
             |server: &Self, action: Billing, call: Call| {
                 server.billing.clone().answer(action, call)
             },
-        )?);
+        )?))?;
         Ok(Counter {
             count: Arc::new(AtomicI64::new(0)),
             billing,
@@ -76,10 +80,14 @@ impl Counter {
 }
 
 #[tool_handler(router = self.tool_router, name = "counter")]
-impl ServerHandler for Counter {}
+impl ServerHandler for Counter {
+    // The MCP Apps view that the billing tool's entry names: `resources/list`, `resources/read`.
+    fusion_runtime::serve_ui_app!();
+}
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    fusion_examples::cli::quiet_on_closed_pipe();
     let server = Counter::new(Arc::new(BillingApp::new(Store::load()?)))?;
     server
         .serve(rmcp::transport::stdio())

@@ -263,6 +263,7 @@ async fn run(
 }
 
 fn main() -> ExitCode {
+    fusion_examples::cli::quiet_on_closed_pipe();
     let mut args = std::env::args().skip(1);
     let calls = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let clients = args

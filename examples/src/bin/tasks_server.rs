@@ -9,6 +9,8 @@ use fusion_examples::tasks::tasks_tools;
 use fusion_runtime::rmcp::{FusionServer, serve_stdio_blocking};
 
 fn main() -> ExitCode {
+    fusion_examples::cli::quiet_on_closed_pipe();
+    fusion_examples::cli::init_tracing();
     let run = || -> Result<(), Box<dyn std::error::Error>> {
         let server = FusionServer::new("tasks", tasks_tools()?).version(env!("CARGO_PKG_VERSION"));
         serve_stdio_blocking(server)?;

@@ -16,6 +16,7 @@ use fusion_examples::token_corpus::{self, HIGHEST_RATIO, HIGHEST_RESPONSE_RATIO,
 use fusion_runtime::tokens::ExactCounter;
 
 fn main() -> ExitCode {
+    fusion_examples::cli::quiet_on_closed_pipe();
     match run() {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

@@ -389,6 +389,7 @@ fn percent(part: usize, whole: usize) -> f64 {
 }
 
 fn main() -> ExitCode {
+    fusion_examples::cli::quiet_on_closed_pipe();
     match run() {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

@@ -314,7 +314,50 @@ async fn an_rmcp_tool_router_server_adopts_fusion_in_one_tool() {
             .await
     );
     assert_eq!(reminders, support::V77);
+
+    // Every resource a tool names is listed and reads (`with_ui_app` + `serve_ui_app!`).
+    let listed = s
+        .client
+        .list_all_resources()
+        .await
+        .expect("resources/list answers");
+    let named: Vec<String> = tools
+        .iter()
+        .filter_map(|t| t.meta.as_ref()?.0.get("ui")?.get("resourceUri")?.as_str())
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        named,
+        ["ui://fusion/blocks"],
+        "only the fusion tool names the view"
+    );
+    for uri in &named {
+        assert!(listed.iter().any(|r| &r.uri == uri), "{uri} is not listed");
+        s.client
+            .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.clone()))
+            .await
+            .expect("an advertised resource reads");
+    }
     s.stop().await;
+}
+
+/// A closed stdout ends `billing_demo` quietly (`billing_demo | head`): status 0, no panic.
+#[test]
+fn billing_demo_stops_quietly_when_its_output_is_closed() {
+    use std::process::Stdio;
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_billing_demo"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("billing_demo runs");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("billing_demo ends");
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 #[test]

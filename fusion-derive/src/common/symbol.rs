@@ -130,6 +130,14 @@ pub mod key {
     pub const READ_ONLY: &str = "read_only";
     /// An action that asks for `structuredContent`.
     pub const STRUCTURED: &str = "structured";
+    /// The action's own check of a valid input.
+    pub const CHECK: &str = "check";
+    /// A tool whose calls may repeat with no further effect (`idempotentHint`).
+    pub const IDEMPOTENT: &str = "idempotent";
+    /// A tool that reaches an open world outside the server (`openWorldHint: true`).
+    pub const OPEN_WORLD: &str = "open_world";
+    /// A tool that stays within the server's own data (`openWorldHint: false`).
+    pub const CLOSED_WORLD: &str = "closed_world";
 }
 
 /// The `&'static str` of the helper attribute's name, if `attribute` is one of ours.
@@ -169,5 +177,54 @@ mod tests {
         presenter.sort_unstable();
         assert_eq!(declared("Presenter,"), presenter);
         assert_eq!(declared("Tool,"), super::attr::TOOL_ALL);
+    }
+
+    /// The attribute reference (`presenter.md`, `tool.md`, the derives' rustdoc) names every
+    /// attribute and every key of the derives' own key tables (`spec(key::..)` in the `attr.rs`
+    /// files), so the reference cannot drift from what the derives accept.
+    #[test]
+    fn the_reference_names_every_attribute_and_key() {
+        fn keys(source: &str) -> Vec<&'static str> {
+            let source: String = source.split_whitespace().collect();
+            source
+                .split("spec(key::")
+                .skip(1)
+                .filter_map(|rest| rest.split(',').next())
+                .map(|constant| {
+                    let definition = format!("pub const {}: &str = \"", constant.trim());
+                    let symbols = include_str!("symbol.rs");
+                    let at = symbols.find(&definition).expect("a key constant") + definition.len();
+                    let name = &symbols[at..];
+                    let name: &'static str = Box::leak(name[..name.find('"').unwrap()].into());
+                    name
+                })
+                .collect()
+        }
+        let presenter = include_str!("../../presenter.md");
+        let tool = include_str!("../../tool.md");
+        let presenter_keys = [
+            include_str!("../presenter/attr.rs"),
+            include_str!("../presenter/decl.rs"),
+        ];
+        for key in presenter_keys.into_iter().flat_map(keys) {
+            assert!(
+                presenter.contains(&format!("{key} ="))
+                    || presenter.contains(&format!("({key}"))
+                    || presenter.contains(&format!("{key}(")),
+                "presenter.md does not document the key `{key}`"
+            );
+        }
+        for key in keys(include_str!("../tool/attr.rs")) {
+            assert!(
+                tool.contains(&format!("| `{key}` |")),
+                "tool.md has no row for the key `{key}`"
+            );
+        }
+        for attribute in super::attr::PRESENTER_ALL {
+            assert!(
+                presenter.contains(&format!("#[{attribute}")) || *attribute == "serde",
+                "presenter.md does not document `#[{attribute}]`"
+            );
+        }
     }
 }

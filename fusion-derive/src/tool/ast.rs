@@ -1,7 +1,7 @@
 //! The checked model of a `#[derive(Tool)]` input: a discriminated tool (an internally tagged
 //! enum) or a flat tool (a struct with named fields), with the rules that span attributes.
 
-use syn::{Data, DeriveInput, Fields, LitStr, Path, Type};
+use syn::{Data, DeriveInput, Expr, Fields, LitStr, Path, Type};
 
 use super::attr::{self, fusion_attr};
 use super::valid;
@@ -28,6 +28,14 @@ pub struct Tool {
     pub output: Option<Type>,
     /// `max_tokens = N`: the tool's response budget.
     pub max_tokens: Option<usize>,
+    /// `title = "..."`: the tool's title for people (`title`, `annotations.title`).
+    pub title: Option<LitStr>,
+    /// `idempotent`: `idempotentHint: true`.
+    pub idempotent: bool,
+    /// `open_world` (`Some(true)`) or `closed_world` (`Some(false)`): `openWorldHint`.
+    pub open_world: Option<bool>,
+    /// `check = path` on the enum or struct: the check of every action.
+    pub check: Option<Expr>,
     /// One per action, in declaration order (skipped variants left out).
     pub actions: Vec<Action>,
 }
@@ -53,6 +61,10 @@ pub struct Action {
     pub destructive: bool,
     /// `read_only`.
     pub read_only: bool,
+    /// `check = path`: the action's own check.
+    pub check: Option<Expr>,
+    /// The variant's name (`None` for a flat tool's one action).
+    pub variant: Option<syn::Ident>,
 }
 
 /// The model an action presents: `returns = Model` (a single value) or `returns = [Model]` (a
@@ -142,6 +154,26 @@ impl Tool {
             toon: args.flag(key::TOON).is_some(),
             output: args.ty(key::OUTPUT).cloned(),
             max_tokens,
+            title: args.str(key::TITLE).cloned(),
+            check: if place == "a struct" {
+                // A flat tool's one action holds it (read by `action`).
+                None
+            } else {
+                args.expr(key::CHECK).cloned()
+            },
+            idempotent: args.flag(key::IDEMPOTENT).is_some(),
+            open_world: match (args.flag(key::OPEN_WORLD), args.flag(key::CLOSED_WORLD)) {
+                (Some(_), Some(closed)) => {
+                    errors.at(
+                        closed,
+                        "`open_world` and `closed_world` contradict each other; keep one",
+                    );
+                    None
+                }
+                (Some(_), None) => Some(true),
+                (None, Some(_)) => Some(false),
+                (None, None) => None,
+            },
             actions: Vec::new(),
         };
         (args, tool)
@@ -174,7 +206,19 @@ impl Tool {
                 continue;
             }
             let hint = |name: &str| -> Option<String> {
-                matches!(name, key::NAME | key::SELECT | key::TOON | key::OUTPUT | key::CRATE).then(|| {
+                matches!(
+                    name,
+                    key::NAME
+                        | key::SELECT
+                        | key::TOON
+                        | key::OUTPUT
+                        | key::CRATE
+                        | key::TITLE
+                        | key::IDEMPOTENT
+                        | key::OPEN_WORLD
+                        | key::CLOSED_WORLD
+                )
+                .then(|| {
                     format!(
                         "`{name}` is a tool option, not expected on a variant; put it on the enum: `#[{}({})]`",
                             FUSION,
@@ -189,7 +233,9 @@ impl Tool {
                 &hint,
                 errors,
             );
-            tool.actions.push(action(&args, errors));
+            let mut action = action(&args, errors);
+            action.variant = Some(variant.ident.clone());
+            tool.actions.push(action);
         }
         tool
     }
@@ -231,5 +277,7 @@ fn action(args: &Args, errors: &mut Errors) -> Action {
         structured: structured.is_some(),
         destructive: destructive.is_some(),
         read_only: read_only.is_some(),
+        check: args.expr(key::CHECK).cloned(),
+        variant: None,
     }
 }

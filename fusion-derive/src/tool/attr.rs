@@ -25,6 +25,11 @@ const SPECS: &[Spec] = &[
     spec(key::STRUCTURED, Kind::Flag, "structured"),
     spec(key::CRATE, Kind::Path, "crate = ::fusion_runtime"),
     spec(key::MAX_TOKENS, Kind::Int, "max_tokens = 8000"),
+    spec(key::TITLE, Kind::Str, "title = \"...\""),
+    spec(key::CHECK, Kind::Callback, "check = Self::check_input"),
+    spec(key::IDEMPOTENT, Kind::Flag, "idempotent"),
+    spec(key::OPEN_WORLD, Kind::Flag, "open_world"),
+    spec(key::CLOSED_WORLD, Kind::Flag, "closed_world"),
 ];
 
 /// Keys of the container of an enum (a discriminated tool).
@@ -36,6 +41,11 @@ pub const ENUM_KEYS: &[&str] = &[
     key::OUTPUT,
     key::CRATE,
     key::MAX_TOKENS,
+    key::TITLE,
+    key::IDEMPOTENT,
+    key::OPEN_WORLD,
+    key::CLOSED_WORLD,
+    key::CHECK,
 ];
 /// Keys of the container of a struct (a flat tool: the tool and its one action).
 pub const STRUCT_KEYS: &[&str] = &[
@@ -49,6 +59,11 @@ pub const STRUCT_KEYS: &[&str] = &[
     key::READ_ONLY,
     key::CRATE,
     key::MAX_TOKENS,
+    key::TITLE,
+    key::IDEMPOTENT,
+    key::OPEN_WORLD,
+    key::CLOSED_WORLD,
+    key::CHECK,
 ];
 /// Keys of a variant (an action).
 pub const VARIANT_KEYS: &[&str] = &[
@@ -57,6 +72,7 @@ pub const VARIANT_KEYS: &[&str] = &[
     key::STRUCTURED,
     key::DESTRUCTIVE,
     key::READ_ONLY,
+    key::CHECK,
 ];
 
 /// How `key` is written inside `#[fusion(...)]`, for messages: `select`, `name = "..."`,

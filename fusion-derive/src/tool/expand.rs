@@ -16,7 +16,10 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
     let select = tool.select.then(|| quote!(.select()));
     let layout = tool.toon.then(|| quote!(.toon()));
     let max_tokens = tool.max_tokens.map(|budget| quote!(.max_tokens(#budget)));
-    let spec = quote!(#p::ToolSpec::new(#name) #description #select #layout);
+    let title = tool.title.as_ref().map(|t| quote!(.title(#t)));
+    let idempotent = tool.idempotent.then(|| quote!(.idempotent()));
+    let open_world = tool.open_world.map(|open| quote!(.open_world(#open)));
+    let spec = quote!(#p::ToolSpec::new(#name) #description #select #layout #title #idempotent #open_world);
     // Spanned at the user's type, so a type without `JsonSchema` is reported there.
     let spec = match (&tool.output, structured_model(tool)) {
         (Some(ty), _) => {
@@ -32,7 +35,47 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
         let spec = action_spec(&p, action);
         quote!(.variant(#spec))
     });
-    impl_tool(input, &p, &quote!(#spec #max_tokens #(#actions)*))
+    let check = check(&p, tool);
+    impl_tool(input, &p, &quote!(#spec #max_tokens #(#actions)*), &check)
+}
+
+/// `const CHECKS` and `fn check` of the `check = path` declarations: the tool's for every call,
+/// then the called variant's. Each function is bound to `fn(&Self, &mut Checks)` at the user's
+/// path, so one of another shape is reported there.
+fn check(p: &TokenStream, tool: &Tool) -> TokenStream {
+    let bind = |path: &syn::Expr| {
+        quote_spanned! {path.span()=>
+            let check: fn(&Self, &mut #p::Checks) = #path;
+        }
+    };
+    let mut calls = Vec::new();
+    if let Some(path) = &tool.check {
+        let bind = bind(path);
+        calls.push(quote!({ #bind check(self, checks); }));
+    }
+    for action in &tool.actions {
+        let Some(path) = &action.check else { continue };
+        let bind = bind(path);
+        calls.push(if let Some(variant) = &action.variant {
+            quote! {
+                if let Self::#variant { .. } = self {
+                    #bind
+                    check(self, checks);
+                }
+            }
+        } else {
+            quote!({ #bind check(self, checks); })
+        });
+    }
+    if calls.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        const CHECKS: #p::bool = true;
+        fn check(&self, checks: &mut #p::Checks) {
+            #(#calls)*
+        }
+    }
 }
 
 /// The model the `outputSchema` is generated from when the tool declares no `output`: the one
@@ -73,7 +116,12 @@ fn action_spec(p: &TokenStream, action: &Action) -> TokenStream {
 }
 
 /// The impl block around a `spec()` body.
-pub fn impl_tool(input: &DeriveInput, p: &TokenStream, body: &TokenStream) -> TokenStream {
+pub fn impl_tool(
+    input: &DeriveInput,
+    p: &TokenStream,
+    body: &TokenStream,
+    check: &TokenStream,
+) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
@@ -82,6 +130,7 @@ pub fn impl_tool(input: &DeriveInput, p: &TokenStream, body: &TokenStream) -> To
             fn spec() -> #p::ToolSpec {
                 #body
             }
+            #check
         }
     }
 }

@@ -14,7 +14,12 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
     let krate = &rejected.krate;
     let p = quote!(#krate::__private);
     let name = input.ident.to_string();
-    let stub = impl_tool(input, &p, &quote!(#p::ToolSpec::new(#name)));
+    let stub = impl_tool(
+        input,
+        &p,
+        &quote!(#p::ToolSpec::new(#name)),
+        &TokenStream::new(),
+    );
     quote! {
         #errors
         #stub

@@ -47,6 +47,11 @@ pub trait Model: Serialize {
     /// Apps view in `tools/list` (see [`crate::mcp_app`]).
     const DECLARES_UI: bool = false;
 
+    /// The fixed targets of its suggestions (`#[suggest(tool = "billing.remind", ...)]` and
+    /// `#[collection_suggest]`): `tool` or `tool.action`. A [`ToolSet`](crate::ToolSet) checks
+    /// that each names a tool (and action) it has.
+    const SUGGESTS: &'static [&'static str] = &[];
+
     /// The agent limit for collections (wire format §6.7), if any: a presented collection, and
     /// an embedded one at any depth (wire format §6.8), keeps its first this many items.
     const AGENT_LIMIT: Option<usize> = None;

@@ -126,16 +126,18 @@ impl ResponseBuilder {
     /// assert_eq!(response.structured_content(), Some(&serde_json::json!({"count": 3})));
     /// ```
     pub fn structured<T: Serialize + ?Sized>(value: &T) -> Result<Self, StructuredError> {
-        // structuredContent is a JSON value, so the value is built once and both channels are
-        // written from it: the block and structuredContent cannot disagree.
-        let value = serde_json::to_value(value)
+        // structuredContent is a JSON value; the block is written from `value` itself, so its
+        // members keep their declaration order whether or not `serde_json`'s `preserve_order` is
+        // on in the user's build (a `serde_json::Map` sorts its keys without it).
+        let tree = serde_json::to_value(value)
             .map_err(|e| StructuredError::Json(EncodeError::from_serde(e)))?;
-        if !value.is_object() {
+        if !tree.is_object() {
             return Err(StructuredError::NotAnObject {
-                found: json_kind(&value),
+                found: json_kind(&tree),
             });
         }
-        let text = json::to_string(&value).map_err(StructuredError::Json)?;
+        let text = json::to_string(value).map_err(StructuredError::Json)?;
+        let value = tree;
         let mut builder = ResponseBuilder::json_text(text);
         builder.structured = Some(value);
         Ok(builder)

@@ -16,8 +16,10 @@
 //! `format!("Invoice {} does not exist.", Echo::NAME.quote(id))`.
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::tool_response::ToolResponse;
+use crate::encode::EncodeError;
 use crate::encode::echo::Echo;
 use crate::encode::escape;
 
@@ -65,6 +67,33 @@ struct ToolErrorParts {
     actions: Vec<NextCall>,
     details: Vec<(String, String)>,
     retry_after_secs: u64,
+    /// The failure behind an `INTERNAL_ERROR` made by `?` ([`From<EncodeError>`]): never
+    /// written, handed to the failure reporter when a `Call` answers.
+    failure: Option<Failure>,
+}
+
+/// A failure kept inside a [`ToolError`]; two are equal when they are the same failure.
+#[derive(Debug, Clone)]
+pub(crate) struct Failure(Arc<dyn std::error::Error + Send + Sync>);
+
+impl PartialEq for Failure {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Failure {}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
 }
 
 /// One entry of `<available_actions>` (wire format §13.1): what the model may call next.
@@ -93,6 +122,7 @@ impl ToolError {
                 actions: Vec::new(),
                 details: Vec::new(),
                 retry_after_secs: 0,
+                failure: None,
             }),
         }
     }
@@ -367,6 +397,51 @@ impl fmt::Display for ToolError {
 }
 
 impl std::error::Error for ToolError {}
+
+impl ToolError {
+    /// The failure behind an `INTERNAL_ERROR` made by `?`, taken out: a `Call` reports it and
+    /// answers its own `INTERNAL_ERROR` (with the action's reference) instead.
+    pub(crate) fn into_failure(self) -> Result<ToolError, Failure> {
+        match self.parts.failure {
+            Some(failure) => Err(failure),
+            None => Ok(self),
+        }
+    }
+
+    /// The failure behind an `INTERNAL_ERROR` made by `?`, if this is one.
+    pub fn failure(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        self.parts.failure.as_ref().map(|failure| &*failure.0)
+    }
+}
+
+/// `?` on [`Presentation::build`](crate::present::Presentation::build) (or any data block
+/// constructor) in a handler that returns `Result<ToolResponse, ToolError>`: a value that cannot
+/// be written is `INTERNAL_ERROR` (wire format §13.7), its own text never on the wire. Through a
+/// `ToolSet` or `route`, the call reports the failure and names the action as any other
+/// failure's `INTERNAL_ERROR` does. (A budget not even one item fits is no error: `build()`
+/// answers `RESPONSE_TOO_LARGE` itself, and `?` keeps it.)
+///
+/// ```
+/// use fusion_runtime::{ResponseBuilder, ToolError, ToolResponse};
+///
+/// fn handler(ratio: f64) -> Result<ToolResponse, ToolError> {
+///     let map = std::collections::HashMap::from([((1, 2), ratio)]); // a key JSON cannot hold
+///     Ok(ResponseBuilder::json(&map)?.build())
+/// }
+/// let error = handler(0.5).unwrap_err();
+/// assert_eq!(error.code(), "INTERNAL_ERROR");
+/// assert!(error.failure().is_some());
+/// ```
+impl From<EncodeError> for ToolError {
+    fn from(error: EncodeError) -> Self {
+        let mut tool_error = Self::new("INTERNAL_ERROR", "The action failed with an internal error.")
+            .recovery(
+                "This may be a transient failure. Retry the call once; if it fails again, tell the user the action is unavailable.",
+            );
+        tool_error.parts.failure = Some(Failure(Arc::new(error)));
+        tool_error
+    }
+}
 
 impl From<ToolError> for ToolResponse {
     fn from(error: ToolError) -> Self {

@@ -200,6 +200,28 @@ pub fn code_block(lang: impl AsRef<str>, code: impl AsRef<str>) -> UiBlock {
     )
 }
 
+/// The text of a generated table of a collection that shows no item (wire format §4.4): a table
+/// of headers alone would read as a broken table, so the block says there is nothing to show.
+pub const EMPTY_TABLE: &str = "_No items to show._";
+
+/// The table `#[collection_ui(table(...))]` generates (wire format §4.4): [`table`], or for a
+/// collection with no shown item the markdown block [`EMPTY_TABLE`].
+#[doc(hidden)]
+pub fn collection_table<H, R, C>(headers: H, rows: R) -> UiBlock
+where
+    H: IntoIterator,
+    H::Item: AsRef<str>,
+    R: IntoIterator,
+    R::Item: IntoIterator<Item = C>,
+    C: AsRef<str>,
+{
+    let mut rows = rows.into_iter().peekable();
+    if rows.peek().is_none() {
+        return UiBlock::custom("markdown", EMPTY_TABLE);
+    }
+    table(headers, rows)
+}
+
 /// A markdown table (wire format §4.4); headers and cells are escaped per wire format §5.6.
 ///
 /// Rows are neither padded nor cut to the header count.

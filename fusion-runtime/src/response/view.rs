@@ -37,12 +37,14 @@ impl ViewData {
 
 /// Parses JSON text this crate's JSON writer produced back into the wire value.
 ///
-/// Without the nesting limit of `serde_json` (128 levels): the text is the writing of a value
-/// this process already held and serialized, however deep, and the view must show that value (a
-/// limit turned a deeper one into `null`).
+/// With the feature `exact-view`, without the nesting limit of `serde_json` (128 levels): the
+/// text is the writing of a value this process already held and serialized, however deep, and the
+/// view must show that value (the limit turns a deeper one into `null`). The feature is off by
+/// default because it switches `serde_json`'s `unbounded_depth` on for the whole build.
 fn parse_wire(text: &str) -> serde_json::Value {
     use serde::Deserialize;
     let mut deserializer = serde_json::Deserializer::from_str(text);
+    #[cfg(feature = "exact-view")]
     deserializer.disable_recursion_limit();
     // The writer's text always parses back; `Null` only keeps this total without a panic.
     serde_json::Value::deserialize(&mut deserializer).unwrap_or(serde_json::Value::Null)

@@ -76,6 +76,8 @@ pub struct ToolDefinition {
     pub(super) max_tokens: Option<usize>,
     /// Whether `tools/list` advertises it ([`ToolSpec::advertise_max_tokens`](super::ToolSpec::advertise_max_tokens)).
     pub(super) advertise_max_tokens: bool,
+    /// The fixed suggestion targets of the models it presents: (model type name, target).
+    pub(super) suggests: Vec<(&'static str, &'static str)>,
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type
@@ -137,7 +139,8 @@ impl ToolDefinition {
         self.output_schema.as_ref()
     }
 
-    /// The MCP `annotations` (`destructiveHint`, `readOnlyHint`), if any applies.
+    /// The MCP `annotations` (`title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`,
+    /// `openWorldHint`), if any applies.
     pub fn annotations(&self) -> Option<&Map<String, Value>> {
         self.annotations.as_ref()
     }
@@ -184,6 +187,12 @@ impl ToolDefinition {
         }
     }
 
+    /// The fixed suggestion targets (`tool` or `tool.action`) of the models this tool presents,
+    /// each with the model's type name.
+    pub(crate) fn suggestion_targets(&self) -> &[(&'static str, &'static str)] {
+        &self.suggests
+    }
+
     pub(super) fn keys(&self) -> Vec<String> {
         self.actions.iter().map(|a| a.key.clone()).collect()
     }
@@ -192,12 +201,20 @@ impl ToolDefinition {
 impl Serialize for ToolDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let meta = self.result_size_meta();
+        let title = self
+            .annotations
+            .as_ref()
+            .and_then(|annotations| annotations.get("title"));
         let len = 3
+            + usize::from(title.is_some())
             + usize::from(self.output_schema.is_some())
             + usize::from(self.annotations.is_some())
             + usize::from(meta.is_some());
         let mut tool = serializer.serialize_struct("Tool", len)?;
         tool.serialize_field("name", &self.name)?;
+        if let Some(title) = title {
+            tool.serialize_field("title", title)?;
+        }
         tool.serialize_field("description", &self.description)?;
         tool.serialize_field("inputSchema", &self.input_schema)?;
         if let Some(output) = &self.output_schema {

@@ -32,7 +32,14 @@ where
             Err(error) => {
                 let error: Box<dyn StdError + Send + Sync> = error.into();
                 let error = match error.downcast::<ToolError>() {
-                    Ok(tool_error) => return Ok(tool_error.into_response()),
+                    // An `INTERNAL_ERROR` made by `?` is the handler's failure: reported, and
+                    // answered with the action's reference (wire format §13.7).
+                    Ok(tool_error) => {
+                        return match tool_error.into_failure() {
+                            Ok(tool_error) => Ok(tool_error.into_response()),
+                            Err(failure) => Err(WrapError::Handler(Box::new(failure))),
+                        };
+                    }
                     Err(other) => other,
                 };
                 match error.downcast::<ValidationError>() {

@@ -1,5 +1,6 @@
 //! The [`Tool`] trait: a tool's input type, and the definition built from it.
 
+use super::check::Checks;
 use super::definition::{ToolDefinition, input_schema_of};
 use super::definition_error::DefinitionError;
 use super::spec::ToolSpec;
@@ -103,6 +104,19 @@ pub trait Tool: serde::de::DeserializeOwned + schemars::JsonSchema + 'static {
     /// The tool's definition (built from [`Tool::spec`] and the input's JSON Schema).
     fn definition() -> Result<ToolDefinition, DefinitionError> {
         ToolDefinition::of::<Self>()
+    }
+
+    /// Whether [`Tool::check`] refuses anything (so the arguments are kept to write SENT).
+    /// `#[derive(Tool)]` sets it with `check = ...`.
+    const CHECKS: bool = false;
+
+    /// The action's own check of a valid input, run before the handler: each value it refuses
+    /// is an "invalid value" problem (wire format §13.5), all of them in one `<validation_error>`,
+    /// and the handler does not run. `#[derive(Tool)]` writes it from `#[fusion(check = path)]`
+    /// on the tool (every action) and on a variant (that action), `path` being a
+    /// `fn(&Self, &mut Checks)`.
+    fn check(&self, checks: &mut Checks) {
+        let _ = checks;
     }
 }
 

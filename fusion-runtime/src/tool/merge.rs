@@ -190,7 +190,7 @@ fn non_null(schema: &Value) -> Value {
         // schemars turns a `const` into a two-value `enum` when it allows null.
         if let [only] = values.as_slice() {
             let only = only.clone();
-            map.shift_remove("enum");
+            super::remove_in_order(&mut map, "enum");
             map.insert("const".into(), only);
         }
     }

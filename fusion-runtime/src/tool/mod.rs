@@ -70,6 +70,7 @@
 //! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
 
 pub(crate) mod call;
+mod check;
 mod definition;
 mod definition_error;
 pub mod description;
@@ -84,11 +85,14 @@ mod select_schema;
 mod shape;
 mod spec;
 mod structured_output;
+mod targets;
 pub(crate) mod tool_set;
+pub(crate) mod trace;
 mod validate;
 mod validation_error;
 
 pub use call::{InternalFailure, report_to_stderr};
+pub use check::Checks;
 pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
 pub use handler::{AsyncHandler, Handler, marker};
@@ -100,3 +104,24 @@ pub use validation_error::ValidationError;
 
 /// The name of the selection argument (wire format §7).
 pub(crate) const SELECT: &str = "_select";
+
+/// Removes `key` from `map` and keeps the order of the other members, with or without `serde_json`'s
+/// `preserve_order` (which the runtime never switches on: `shift_remove` exists only with it, and
+/// `remove` under it moves the last member into the gap).
+pub(crate) fn remove_in_order(
+    map: &mut serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<serde_json::Value> {
+    if !map.contains_key(key) {
+        return None;
+    }
+    let mut removed = None;
+    for (name, value) in std::mem::take(map) {
+        if name == key {
+            removed = Some(value);
+        } else {
+            map.insert(name, value);
+        }
+    }
+    removed
+}

@@ -78,7 +78,7 @@ impl ToolDefinition {
             return Err(validation_failure(reference, problems));
         }
         if !self.select_names.is_empty() {
-            map.shift_remove(SELECT);
+            super::remove_in_order(map, SELECT);
         }
         let call = Call {
             tool: self.name.clone(),
@@ -203,6 +203,49 @@ fn validation_failure(reference: String, mut problems: Vec<Problem>) -> ToolResp
         Some(error) => error.into_response(),
         // Callers only get here with at least one problem.
         None => ToolResponse::error_block(String::new(), true),
+    }
+}
+
+/// Reads the typed input of the tool `T` from validated arguments and runs its checks
+/// ([`Tool::check`](super::input::Tool::check)): every value they refuse is one problem of one
+/// `<validation_error>`.
+#[allow(
+    clippy::result_large_err,
+    reason = "the error is the response to send, moved once"
+)]
+pub(crate) fn read_tool<T: super::input::Tool>(
+    arguments: Value,
+    reference: &str,
+) -> Result<T, ToolResponse> {
+    if !T::CHECKS {
+        return read_typed(arguments, reference);
+    }
+    let input = read_typed::<T>(arguments.clone(), reference)?;
+    let mut checks = super::check::Checks::default();
+    input.check(&mut checks);
+    if checks.is_empty() {
+        Ok(input)
+    } else {
+        Err(validation_failure(
+            reference.to_owned(),
+            checks.into_problems(&arguments),
+        ))
+    }
+}
+
+impl ToolDefinition {
+    /// [`ToolDefinition::parse_typed`] for a [`Tool`](crate::Tool): its checks run too.
+    #[allow(
+        clippy::result_large_err,
+        reason = "the error is the response to send, moved once"
+    )]
+    pub fn parse_tool<T: super::input::Tool>(
+        &self,
+        arguments: Option<Value>,
+    ) -> Result<(T, Call), ToolResponse> {
+        let (arguments, call) = self.parse(arguments)?;
+        let input = read_tool::<T>(arguments, &call.reference)?;
+        Ok((input, call))
     }
 }
 

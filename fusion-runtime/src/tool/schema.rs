@@ -251,7 +251,7 @@ impl<'a> Builder<'a> {
         };
         let description = self.description(discriminator.as_deref(), &actions);
         let output_schema = self.output_schema(!select_names.is_empty())?;
-        let annotations = annotations(&actions);
+        let annotations = annotations(self.spec, &actions);
         Ok(ToolDefinition {
             name: self.spec.name.to_string(),
             description,
@@ -265,7 +265,24 @@ impl<'a> Builder<'a> {
             ui_app: self.spec.renders_ui(),
             max_tokens: self.spec.max_tokens,
             advertise_max_tokens: self.spec.advertise_max_tokens,
+            suggests: self.suggests(),
         })
+    }
+
+    /// The fixed suggestion targets of every model the actions present, once each.
+    fn suggests(&self) -> Vec<(&'static str, &'static str)> {
+        let mut out: Vec<(&'static str, &'static str)> = Vec::new();
+        for (_, action) in &self.spec.actions {
+            for returned in &action.returns {
+                let model = returned.model.unwrap_or("a model");
+                for &target in returned.suggests {
+                    if !out.iter().any(|(_, t)| *t == target) {
+                        out.push((model, target));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// With `_select` enabled, no action may have a field of that name.
@@ -503,10 +520,10 @@ impl<'a> Builder<'a> {
                 )
             })?;
         for member in ["$schema", "title", "description"] {
-            schema.shift_remove(member);
+            super::remove_in_order(&mut schema, member);
         }
         if selectable {
-            schema.shift_remove("required");
+            super::remove_in_order(&mut schema, "required");
         }
         Ok(Some(schema))
     }
@@ -635,14 +652,23 @@ fn annotate(schema: &Value, annotation: &str) -> Value {
 }
 
 /// wire format §7.1: `destructiveHint` when an action is destructive, `readOnlyHint` when all are
-/// read-only.
-fn annotations(actions: &[ActionDef]) -> Option<Map<String, Value>> {
+/// read-only; and what the tool declares of itself: `title`, `idempotentHint`, `openWorldHint`.
+fn annotations(spec: &ToolSpec, actions: &[ActionDef]) -> Option<Map<String, Value>> {
     let mut map = Map::new();
-    if actions.iter().any(|a| a.destructive) {
-        map.insert("destructiveHint".into(), Value::Bool(true));
+    if let Some(title) = &spec.title {
+        map.insert("title".into(), Value::String(title.to_string()));
     }
     if !actions.is_empty() && actions.iter().all(|a| a.read_only) {
         map.insert("readOnlyHint".into(), Value::Bool(true));
+    }
+    if actions.iter().any(|a| a.destructive) {
+        map.insert("destructiveHint".into(), Value::Bool(true));
+    }
+    if spec.idempotent {
+        map.insert("idempotentHint".into(), Value::Bool(true));
+    }
+    if let Some(open) = spec.open_world {
+        map.insert("openWorldHint".into(), Value::Bool(open));
     }
     (!map.is_empty()).then_some(map)
 }

@@ -24,6 +24,10 @@ use crate::model::Model;
 /// ```
 #[derive(Debug, Clone)]
 #[must_use]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent switches of a declaration, each with its own builder method"
+)]
 pub struct ToolSpec {
     pub(crate) name: Cow<'static, str>,
     pub(crate) description: Option<Cow<'static, str>>,
@@ -36,6 +40,12 @@ pub struct ToolSpec {
     pub(crate) max_tokens: Option<usize>,
     /// Whether `tools/list` tells hosts the budget (wire format §17.7).
     pub(crate) advertise_max_tokens: bool,
+    /// The title for people (`title` and `annotations.title`).
+    pub(crate) title: Option<Cow<'static, str>>,
+    /// `annotations.idempotentHint`.
+    pub(crate) idempotent: bool,
+    /// `annotations.openWorldHint`, when declared.
+    pub(crate) open_world: Option<bool>,
 }
 
 /// Which action an [`ActionSpec`] is about.
@@ -60,7 +70,31 @@ impl ToolSpec {
             ui_app: false,
             max_tokens: None,
             advertise_max_tokens: false,
+            title: None,
+            idempotent: false,
+            open_world: None,
         }
+    }
+
+    /// The tool's title for people: `title` of its `tools/list` entry and `annotations.title`
+    /// (what rmcp's `#[tool(title = ...)]` says).
+    pub fn title(mut self, title: impl Into<Cow<'static, str>>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Calls with the same arguments have no further effect: `annotations.idempotentHint`.
+    pub fn idempotent(mut self) -> Self {
+        self.idempotent = true;
+        self
+    }
+
+    /// Whether the tool reaches an open world of external entities (`true`: the web, a third
+    /// party's API) or stays within the server's own data (`false`): `annotations.openWorldHint`.
+    /// Unset, the entry does not say (MCP clients then assume `true`).
+    pub fn open_world(mut self, open: bool) -> Self {
+        self.open_world = Some(open);
+        self
     }
 
     /// Tells hosts that read one how large this tool's results may be (wire format §17.7):
@@ -248,6 +282,8 @@ pub(crate) struct Returned {
     /// Its type name (`None` for [`ActionSpec::returns_names`]): a handler that presents
     /// another model fails (wire format §13.7).
     pub(crate) model: Option<&'static str>,
+    /// The fixed targets of its suggestions ([`Model::SUGGESTS`]), checked by the tool set.
+    pub(crate) suggests: &'static [&'static str],
 }
 
 impl ActionSpec {
@@ -269,6 +305,7 @@ impl ActionSpec {
             collection: false,
             ui: M::DECLARES_UI,
             model: Some(std::any::type_name::<M>()),
+            suggests: M::SUGGESTS,
         });
         self
     }
@@ -281,6 +318,7 @@ impl ActionSpec {
             collection: true,
             ui: M::DECLARES_UI,
             model: Some(std::any::type_name::<M>()),
+            suggests: M::SUGGESTS,
         });
         self
     }
@@ -292,6 +330,7 @@ impl ActionSpec {
             collection: false,
             ui: false,
             model: None,
+            suggests: &[],
         });
         self
     }

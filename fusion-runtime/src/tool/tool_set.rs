@@ -16,7 +16,8 @@ use super::definition::{ToolDefinition, input_schema_of};
 use super::definition_error::DefinitionError;
 use super::handler::{AsyncHandler, Handler};
 use super::input::Tool;
-use super::routing::read_typed;
+use super::routing::read_tool;
+use super::targets::{self, Resolution, resolve};
 use crate::response::{ToolError, ToolResponse};
 
 /// Wakes a thread parked in [`block_on`].
@@ -265,7 +266,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
         self.insert(
             definition,
             Erased::Sync(Box::new(move |arguments, call, report| {
-                match read_typed::<T>(arguments, &call.reference) {
+                match read_tool::<T>(arguments, &call.reference) {
                     Ok(input) => call.respond(report, || handler.handle(&state, input, call)),
                     Err(response) => response,
                 }
@@ -340,7 +341,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
         self.insert(
             definition,
             Erased::Async(Box::new(move |arguments, call, report| {
-                let input = match read_typed::<T>(arguments, &call.reference) {
+                let input = match read_tool::<T>(arguments, &call.reference) {
                     Ok(input) => input,
                     Err(response) => return Box::pin(std::future::ready(response)),
                 };
@@ -368,11 +369,60 @@ impl<S> ToolSet<S> {
         if self.get(definition.name()).is_some() {
             return Err(DefinitionError::duplicate(definition.name()));
         }
+        self.check_targets(&definition)?;
         self.entries.push(Entry {
             definition: Arc::new(definition),
             handler,
         });
         Ok(self)
+    }
+
+    /// Checks the suggestion targets that `added` brings or completes: its models' targets
+    /// that name a tool of the set (or itself), and the set's targets that name it.
+    fn check_targets(&self, added: &ToolDefinition) -> Result<(), DefinitionError> {
+        let tools = || {
+            self.entries
+                .iter()
+                .map(|e| &*e.definition)
+                .chain(std::iter::once(added))
+        };
+        let own = added
+            .suggestion_targets()
+            .iter()
+            .map(|(model, target)| (added.name(), *model, *target));
+        let naming_it = self.entries.iter().flat_map(|e| {
+            e.definition
+                .suggestion_targets()
+                .iter()
+                .filter(|(_, target)| target.split('.').next() == Some(added.name()))
+                .map(move |(model, target)| (e.definition.name(), *model, *target))
+        });
+        for (tool, model, target) in own.chain(naming_it) {
+            if let Resolution::Wrong(why) = resolve(target, tools()) {
+                return Err(targets::error(tool, model, target, &why));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that every fixed suggestion target of the set's models names one of its tools,
+    /// and for `tool.action` one of that tool's actions (a misspelt target is a
+    /// [`DefinitionError`] with a "did you mean"). Adding a tool already checks the targets
+    /// that name a tool of the set; this also finds those that name none, once every tool is
+    /// in. `FusionServer::new` runs it and reports a failure on stderr.
+    pub fn check_suggestions(&self) -> Result<(), DefinitionError> {
+        let tools = || self.entries.iter().map(|e| &*e.definition);
+        for entry in &self.entries {
+            for (model, target) in entry.definition.suggestion_targets() {
+                match resolve(target, tools()) {
+                    Resolution::Found => {}
+                    Resolution::NoTool(why) | Resolution::Wrong(why) => {
+                        return Err(targets::error(entry.definition.name(), model, target, &why));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Replaces the reporter of handler failures (errors and panics that became
@@ -421,13 +471,29 @@ impl<S> ToolSet<S> {
     /// a current-thread Tokio runtime) would wait forever: inside an async runtime, await
     /// [`ToolSet::call_async`].
     pub fn call(&self, name: &str, arguments: Option<Value>) -> ToolResponse {
-        match self.route(name, arguments) {
+        #[cfg(feature = "tracing")]
+        let span = super::trace::CallSpan::open(name);
+        #[cfg(feature = "tracing")]
+        let entered = span.span().clone().entered();
+        let response = match self.route(name, arguments) {
             Err(response) => response,
-            Ok((entry, arguments, call)) => match &entry.handler {
-                Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
-                Erased::Async(handler) => block_on(handler(arguments, call, self.reporter.clone())),
-            },
+            Ok((entry, arguments, call)) => {
+                #[cfg(feature = "tracing")]
+                span.action(call.action());
+                match &entry.handler {
+                    Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
+                    Erased::Async(handler) => {
+                        block_on(handler(arguments, call, self.reporter.clone()))
+                    }
+                }
+            }
+        };
+        #[cfg(feature = "tracing")]
+        {
+            drop(entered);
+            span.finish(&response);
         }
+        response
     }
 
     /// Answers a call of the tool `name` (absent arguments count as an empty object), awaiting
@@ -435,12 +501,40 @@ impl<S> ToolSet<S> {
     ///
     /// The future is `Send` and needs no particular executor.
     pub async fn call_async(&self, name: &str, arguments: Option<Value>) -> ToolResponse {
+        #[cfg(feature = "tracing")]
+        {
+            use tracing::Instrument as _;
+            let span = super::trace::CallSpan::open(name);
+            let response = self
+                .answer(name, arguments, Some(&span))
+                .instrument(span.span().clone())
+                .await;
+            span.finish(&response);
+            response
+        }
+        #[cfg(not(feature = "tracing"))]
+        self.answer(name, arguments).await
+    }
+
+    /// [`ToolSet::call_async`] without its span.
+    async fn answer(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        #[cfg(feature = "tracing")] span: Option<&super::trace::CallSpan>,
+    ) -> ToolResponse {
         match self.route(name, arguments) {
             Err(response) => response,
-            Ok((entry, arguments, call)) => match &entry.handler {
-                Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
-                Erased::Async(handler) => handler(arguments, call, self.reporter.clone()).await,
-            },
+            Ok((entry, arguments, call)) => {
+                #[cfg(feature = "tracing")]
+                if let Some(span) = span {
+                    span.action(call.action());
+                }
+                match &entry.handler {
+                    Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
+                    Erased::Async(handler) => handler(arguments, call, self.reporter.clone()).await,
+                }
+            }
         }
     }
 

@@ -164,7 +164,7 @@ impl Walker<'_> {
             let absent_null =
                 matches!(map.get(&member.name), Some(Value::Null)) && !member.required;
             if absent_null {
-                map.shift_remove(&member.name);
+                super::remove_in_order(map, &member.name);
                 continue;
             }
             match map.get_mut(&member.name) {

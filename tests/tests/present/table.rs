@@ -113,7 +113,7 @@ fn v162_collection_table() {
     );
 }
 
-/// V163: no items still give the header rows.
+/// V163: no shown items give no table of headers alone, but a block that says so.
 #[test]
 fn v163_empty_collection_table() {
     #[derive(Presenter)]
@@ -126,7 +126,7 @@ fn v163_empty_collection_table() {
         &response,
         &[
             "[]",
-            "<ui_passthrough type=\"markdown\">\n| id |\n| --- |\n\n</ui_passthrough>",
+            "<ui_passthrough type=\"markdown\">\n_No items to show._\n</ui_passthrough>",
         ],
     );
 }

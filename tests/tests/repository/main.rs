@@ -3,4 +3,5 @@
 //! crate's manifest directory, so the tests run from any working directory.
 
 mod citations;
+mod fresh_crate;
 mod layers;

@@ -254,6 +254,24 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
     }
 
+    /// `const SUGGESTS`: the fixed suggestion targets (no template), for the tool set's check;
+    /// nothing when there are none.
+    fn suggests(&self) -> TokenStream {
+        let p = &self.p;
+        let mut targets: Vec<&str> = Vec::new();
+        for decl in &self.model.decls {
+            if let DeclKind::Suggest(Text::Static(tool), _) = &decl.kind
+                && !targets.contains(&tool.as_str())
+            {
+                targets.push(tool);
+            }
+        }
+        if targets.is_empty() {
+            return TokenStream::new();
+        }
+        quote!(const SUGGESTS: &'static [&'static #p::str] = &[#(#targets),*];)
+    }
+
     /// `Model`: the names and the selected, redacted wire writer.
     fn model_impl(&self) -> TokenStream {
         let p = &self.p;
@@ -271,6 +289,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         let name = &self.model.name;
         let serde_name = &self.model.serde_name;
         let declares_ui = self.declares_ui();
+        let suggests = self.suggests();
         let agent_limit = self
             .model
             .agent_limit
@@ -317,6 +336,7 @@ impl<'m, 'a> Gen<'m, 'a> {
 
                 const WIRE_NAMES: &'static [&'static #p::str] = #wire_names;
                 #declares_ui
+                #suggests
                 #agent_limit
 
                 fn serialize_selected<__S: #p::serde::Serializer>(

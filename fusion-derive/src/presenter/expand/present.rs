@@ -263,7 +263,10 @@ impl Gen<'_, '_> {
                 ::core::iter::Iterator::map(<[Self]>::iter(__fusion_items), |__fusion_item| [#(#cells),*])
             },
         };
-        quote!(#p::ui_table([#(#headers),*], #rows))
+        match scope {
+            Scope::Item => quote!(#p::ui_table([#(#headers),*], #rows)),
+            Scope::Collection => quote!(#p::ui_collection_table([#(#headers),*], #rows)),
+        }
     }
 
     /// A text as `&'static str` (static) or `String` (template).

@@ -23,7 +23,7 @@ pub(super) fn tool_meta() -> MetaObject {
 }
 
 /// The `resources/list` answer: the view alone.
-pub(super) fn list() -> ListResourcesResult {
+pub fn list() -> ListResourcesResult {
     let resource = Resource::new(mcp_app::URI, mcp_app::NAME)
         .with_title("fusion UI blocks")
         .with_description(mcp_app::DESCRIPTION)
@@ -34,7 +34,7 @@ pub(super) fn list() -> ListResourcesResult {
 
 /// The `resources/read` answer for `uri`: the document with its `_meta.ui.csp`, or a
 /// "resource not found" error naming the one URI there is.
-pub(super) fn read(uri: &str) -> Result<ReadResourceResult, ErrorData> {
+pub fn read(uri: &str) -> Result<ReadResourceResult, ErrorData> {
     if uri != mcp_app::URI {
         return Err(ErrorData::resource_not_found(
             format!(

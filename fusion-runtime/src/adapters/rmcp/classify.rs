@@ -197,7 +197,7 @@ fn request(mut message: Map<String, Value>, gate: &mut Gate, in_flight: &InFligh
         None | Some(Value::Object(_)) => {}
         // Some clients write `"params": null` for a method without params.
         Some(Value::Null) => {
-            message.shift_remove("params");
+            crate::tool::remove_in_order(&mut message, "params");
         }
         Some(_) => return invalid_params(caller, &method, "`params` must be an object"),
     }

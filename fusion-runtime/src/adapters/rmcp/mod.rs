@@ -48,7 +48,7 @@ use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use rmcp::handler::server::router::tool::ToolRoute;
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -71,6 +71,125 @@ mod classify;
 mod ids;
 mod stdio;
 pub use stdio::{MAX_LINE_BYTES, serve_io};
+
+/// Adds fusion routes to an rmcp `ToolRouter` without replacing a tool it already has.
+///
+/// ```ignore
+/// fn router() -> ToolRouter<Counter> {
+///     Self::tool_router().fusion_route(route(Self::billing)?)? // refuses a second `billing`
+/// }
+/// ```
+pub trait FusionRouter: Sized {
+    /// The server type of the router.
+    type Server;
+
+    /// The router with `route` added, or a [`DefinitionError`] when a tool of that name is
+    /// already routed (a leftover `#[tool]` method of the tool being converted, say).
+    fn fusion_route(self, route: ToolRoute<Self::Server>) -> Result<Self, DefinitionError>;
+}
+
+impl<S: Send + Sync + 'static> FusionRouter for ToolRouter<S> {
+    type Server = S;
+
+    fn fusion_route(mut self, route: ToolRoute<S>) -> Result<Self, DefinitionError> {
+        let name = route.name().to_owned();
+        if self.has_route(&name) {
+            return Err(DefinitionError::new(
+                &name,
+                "the router already has a tool of this name (a `#[tool]` method?); remove it, or give the fusion tool another name",
+            ));
+        }
+        self.add_route(route);
+        Ok(self)
+    }
+}
+
+/// `route` with its `tools/list` entry naming the MCP Apps view (`_meta.ui.resourceUri`), for a
+/// server that serves it with [`serve_ui_app!`](crate::serve_ui_app).
+pub fn with_ui_app<S>(mut route: ToolRoute<S>) -> ToolRoute<S> {
+    let mut meta = route.attr.meta.take().unwrap_or_default();
+    meta.0.extend(app::tool_meta().0);
+    route.attr.meta = Some(meta);
+    route
+}
+
+/// What a handler answered, as rmcp's `CallToolResult`: for unit tests that call a handler (or
+/// a `#[tool]` method) directly and compare with what rmcp sends.
+///
+/// ```
+/// use fusion_runtime::rmcp::call_tool_result;
+/// use fusion_runtime::ToolError;
+///
+/// let result = call_tool_result(Err::<String, _>(ToolError::not_found("No such invoice.")));
+/// assert_eq!(result.is_error, Some(true));
+/// let result = call_tool_result("done");
+/// assert_eq!(result.content[0].as_text().unwrap().text, "done");
+/// ```
+pub fn call_tool_result(answer: impl IntoToolResponse) -> CallToolResult {
+    let call = Call::new("tool", None, crate::Selection::default());
+    CallToolResult::from(call.respond(&report_to_stderr, || answer))
+}
+
+/// The `resources/list` and `resources/read` methods of an rmcp `ServerHandler` that serve the
+/// MCP Apps view of UI blocks ([`crate::mcp_app`]), for a `#[tool_router]` server whose fusion
+/// tools name it ([`with_ui_app`]). One line inside the `impl ServerHandler`:
+///
+/// ```ignore
+/// #[tool_handler(router = self.tool_router)]
+/// impl ServerHandler for Counter {
+///     fusion_runtime::serve_ui_app!();
+/// }
+/// ```
+///
+/// (A `get_info` of your own should also `.enable_resources()`; the one `#[tool_handler]` writes
+/// announces tools only, and hosts read the view by its URI all the same.)
+#[macro_export]
+macro_rules! serve_ui_app {
+    () => {
+        fn list_resources(
+            &self,
+            _request: ::std::option::Option<$crate::rmcp::__private::PaginatedRequestParams>,
+            _context: $crate::rmcp::__private::RequestContext<$crate::rmcp::__private::RoleServer>,
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<
+                $crate::rmcp::__private::ListResourcesResult,
+                $crate::rmcp::__private::ErrorData,
+            >,
+        > + ::std::marker::Send
+        + '_ {
+            ::std::future::ready(::std::result::Result::Ok($crate::rmcp::__private::list()))
+        }
+
+        fn read_resource(
+            &self,
+            request: $crate::rmcp::__private::ReadResourceRequestParams,
+            _context: $crate::rmcp::__private::RequestContext<$crate::rmcp::__private::RoleServer>,
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<
+                $crate::rmcp::__private::ReadResourceResponse,
+                $crate::rmcp::__private::ErrorData,
+            >,
+        > + ::std::marker::Send
+        + '_ {
+            ::std::future::ready(
+                $crate::rmcp::__private::read(&request.uri)
+                    .map($crate::rmcp::__private::ReadResourceResponse::from),
+            )
+        }
+    };
+}
+
+/// What [`serve_ui_app!`](crate::serve_ui_app) expands to names. Hidden, exempt from semver.
+#[doc(hidden)]
+pub mod __private {
+    pub use super::app::{list, read};
+    pub use rmcp::model::{
+        ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
+        ReadResourceResponse,
+    };
+    pub use rmcp::service::RequestContext;
+    pub use rmcp::{ErrorData, RoleServer};
+}
 
 impl From<ToolResponse> for CallToolResult {
     /// The same result: text blocks in order, then the other content blocks, `structuredContent`,
@@ -120,9 +239,17 @@ impl IntoCallToolResult for ValidationError {
 }
 
 impl From<&ToolDefinition> for rmcp::model::Tool {
-    /// The rmcp tool definition: name, description, `inputSchema`, `outputSchema`, annotations,
-    /// and for a tool whose responses can carry UI blocks, the MCP Apps view in `_meta.ui`.
+    /// The rmcp tool definition: name, title, description, `inputSchema`, `outputSchema`,
+    /// annotations, and for a tool whose responses can carry UI blocks, the MCP Apps view in
+    /// `_meta.ui` (what a [`FusionServer`] serves; [`route`] leaves it out).
     fn from(definition: &ToolDefinition) -> Self {
+        rmcp_tool(definition, definition.ui_app())
+    }
+}
+
+/// The rmcp tool definition, naming the MCP Apps view in `_meta.ui` when `ui_app`.
+fn rmcp_tool(definition: &ToolDefinition, ui_app: bool) -> rmcp::model::Tool {
+    {
         let mut tool = rmcp::model::Tool::new(
             definition.name().to_owned(),
             definition.description().to_owned(),
@@ -133,15 +260,17 @@ impl From<&ToolDefinition> for rmcp::model::Tool {
         }
         if let Some(annotations) = definition.annotations() {
             let flag = |name: &str| annotations.get(name).and_then(Value::as_bool);
+            let title = annotations.get("title").and_then(Value::as_str);
+            tool.title = title.map(str::to_owned);
             tool = tool.with_annotations(rmcp::model::ToolAnnotations::from_raw(
-                None,
+                title.map(str::to_owned),
                 flag("readOnlyHint"),
                 flag("destructiveHint"),
-                None,
-                None,
+                flag("idempotentHint"),
+                flag("openWorldHint"),
             ));
         }
-        if definition.ui_app() {
+        if ui_app {
             tool.meta = Some(app::tool_meta());
         }
         if let Some(size) = definition.result_size_meta() {
@@ -173,6 +302,11 @@ fn arguments_value(arguments: Option<JsonObject>) -> Option<Value> {
 /// its `outputSchema`. Routing, validation, presentation and `INTERNAL_ERROR` work as in a
 /// [`ToolSet`]; handler failures are reported with [`report_to_stderr`].
 ///
+/// The entry names no MCP Apps view (`_meta.ui`): a `#[tool_router]` server does not serve
+/// `ui://fusion/blocks` unless it says so with [`serve_ui_app!`](crate::serve_ui_app), and then
+/// [`with_ui_app`] names it. Add the route with [`FusionRouter::fusion_route`], which refuses
+/// a name the router already has (rmcp's `with_route` replaces that tool without a word).
+///
 /// For a handler that awaits, see [`route_async`].
 pub fn route<S, T, M, H>(handler: H) -> Result<ToolRoute<S>, DefinitionError>
 where
@@ -181,7 +315,7 @@ where
     H: Handler<T, S, M>,
 {
     let definition = Arc::new(define::<T>(H::output_schema())?);
-    let attr = rmcp::model::Tool::from(&*definition);
+    let attr = rmcp_tool(&definition, false);
     let handler = Arc::new(handler);
     Ok(ToolRoute::new_dyn(
         attr,
@@ -190,12 +324,23 @@ where
             let handler = handler.clone();
             let service = context.service;
             let arguments = arguments_value(context.arguments);
-            let response = match definition.parse_typed::<T>(arguments) {
+            #[cfg(feature = "tracing")]
+            let span = crate::tool::trace::CallSpan::open(definition.name());
+            #[cfg(feature = "tracing")]
+            let entered = span.span().clone().entered();
+            let response = match definition.parse_tool::<T>(arguments) {
                 Err(response) => response,
                 Ok((input, call)) => {
+                    #[cfg(feature = "tracing")]
+                    span.action(call.action());
                     call.respond(&report_to_stderr, || handler.handle(service, input, &call))
                 }
             };
+            #[cfg(feature = "tracing")]
+            {
+                drop(entered);
+                span.finish(&response);
+            }
             Box::pin(async move { Ok(CallToolResult::from(response).into()) })
         },
     ))
@@ -232,17 +377,17 @@ where
     Fut::Output: IntoToolResponse,
 {
     let definition = Arc::new(ToolDefinition::of::<T>()?);
-    let attr = rmcp::model::Tool::from(&*definition);
+    let attr = rmcp_tool(&definition, false);
     Ok(ToolRoute::new_dyn(
         attr,
         move |context: ToolCallContext<'_, S>| {
-            let (input, call) =
-                match definition.parse_typed::<T>(arguments_value(context.arguments)) {
-                    Ok(parts) => parts,
-                    Err(response) => {
-                        return Box::pin(async move { Ok(CallToolResult::from(response).into()) });
-                    }
-                };
+            let (input, call) = match definition.parse_tool::<T>(arguments_value(context.arguments))
+            {
+                Ok(parts) => parts,
+                Err(response) => {
+                    return Box::pin(async move { Ok(CallToolResult::from(response).into()) });
+                }
+            };
             // The handler is called now (the input need not be `Send`); only its future, which
             // must be, travels in the returned one. A panic here is caught like one in the future.
             let handed = call.clone();
@@ -285,6 +430,9 @@ impl FusionServer {
     /// A server named `name` (the `serverInfo.name` clients show) serving `tools`, with or
     /// without shared state (each handler holds its own handle on it).
     pub fn new<S: Send + Sync + 'static>(name: impl Into<String>, tools: ToolSet<S>) -> Self {
+        if let Err(error) = tools.check_suggestions() {
+            eprintln!("fusion: {error}");
+        }
         let tools = tools.into_stateless();
         let listed = tools.definitions().map(rmcp::model::Tool::from).collect();
         let ui_app = tools.definitions().any(ToolDefinition::ui_app);
