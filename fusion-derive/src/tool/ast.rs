@@ -28,6 +28,8 @@ pub struct Tool {
     pub output: Option<Type>,
     /// `max_tokens = N`: the tool's response budget.
     pub max_tokens: Option<usize>,
+    /// `format = compact_json`: the data block format of what the tool presents.
+    pub format: Option<crate::presenter::attr::Format>,
     /// One per action, in declaration order (skipped variants left out).
     pub actions: Vec<Action>,
 }
@@ -134,6 +136,9 @@ impl Tool {
             }
             other => other.map(|(budget, _)| budget),
         };
+        let format = args
+            .ident(key::FORMAT)
+            .and_then(|ident| errors.handle(crate::presenter::attr::data_format(ident)));
         let tool = Tool {
             krate: runtime_path(args.path(key::CRATE).cloned()),
             name,
@@ -142,6 +147,7 @@ impl Tool {
             toon: args.flag(key::TOON).is_some(),
             output: args.ty(key::OUTPUT).cloned(),
             max_tokens,
+            format,
             actions: Vec::new(),
         };
         (args, tool)

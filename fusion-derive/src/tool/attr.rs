@@ -25,6 +25,7 @@ const SPECS: &[Spec] = &[
     spec(key::STRUCTURED, Kind::Flag, "structured"),
     spec(key::CRATE, Kind::Path, "crate = ::fusion_runtime"),
     spec(key::MAX_TOKENS, Kind::Int, "max_tokens = 8000"),
+    spec(key::FORMAT, Kind::Ident, "format = compact_json"),
 ];
 
 /// Keys of the container of an enum (a discriminated tool).
@@ -36,6 +37,7 @@ pub const ENUM_KEYS: &[&str] = &[
     key::OUTPUT,
     key::CRATE,
     key::MAX_TOKENS,
+    key::FORMAT,
 ];
 /// Keys of the container of a struct (a flat tool: the tool and its one action).
 pub const STRUCT_KEYS: &[&str] = &[
@@ -49,6 +51,7 @@ pub const STRUCT_KEYS: &[&str] = &[
     key::READ_ONLY,
     key::CRATE,
     key::MAX_TOKENS,
+    key::FORMAT,
 ];
 /// Keys of a variant (an action).
 pub const VARIANT_KEYS: &[&str] = &[

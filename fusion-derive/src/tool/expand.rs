@@ -16,6 +16,10 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
     let select = tool.select.then(|| quote!(.select()));
     let layout = tool.toon.then(|| quote!(.toon()));
     let max_tokens = tool.max_tokens.map(|budget| quote!(.max_tokens(#budget)));
+    let format = tool.format.map(|format| {
+        let variant = format.variant();
+        quote!(.format(#p::Format::#variant))
+    });
     let spec = quote!(#p::ToolSpec::new(#name) #description #select #layout);
     // Spanned at the user's type, so a type without `JsonSchema` is reported there.
     let spec = match (&tool.output, structured_model(tool)) {
@@ -32,7 +36,7 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
         let spec = action_spec(&p, action);
         quote!(.variant(#spec))
     });
-    impl_tool(input, &p, &quote!(#spec #max_tokens #(#actions)*))
+    impl_tool(input, &p, &quote!(#spec #max_tokens #format #(#actions)*))
 }
 
 /// The model the `outputSchema` is generated from when the tool declares no `output`: the one

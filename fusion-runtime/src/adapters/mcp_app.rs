@@ -14,6 +14,27 @@
 
 use serde_json::{Value, json};
 
+pub use crate::response::UI_META_KEY;
+
+/// The extension's identifier, the key a client declares in `capabilities.extensions`.
+pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
+
+/// Whether a client renders MCP Apps (wire format §4.6), from the settings it declares under
+/// [`EXTENSION`] in `capabilities.extensions` (of `initialize`, or of the 2026-07-28 request's
+/// `_meta["io.modelcontextprotocol/clientCapabilities"]`): `None` when it declares no such key.
+/// It does when it declares the key, and the settings' `mimeTypes`, when given, include
+/// [`MIME_TYPE`].
+pub fn renders_apps(settings: Option<&serde_json::Map<String, Value>>) -> bool {
+    let Some(settings) = settings else {
+        return false;
+    };
+    match settings.get("mimeTypes") {
+        Some(Value::Array(types)) => types.iter().any(|t| t.as_str() == Some(MIME_TYPE)),
+        Some(_) => false,
+        None => true,
+    }
+}
+
 /// The resource's URI.
 pub const URI: &str = "ui://fusion/blocks";
 

@@ -32,8 +32,13 @@ use crate::response::{
 )]
 pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// The format of the data block (`#[presenter(format = toon)]`); a call can override it with
-    /// [`Presentation::format`].
+    /// [`Presentation::format`], and a tool with [`ToolSpec::format`](crate::tool::ToolSpec::format).
     const FORMAT: Format = Format::Json;
+
+    /// Whether the presenter declares [`Presenter::FORMAT`] (`#[presenter(format = ...)]`): a
+    /// declared format wins over the tool set's default ([`ToolSet::format`](crate::ToolSet::format)),
+    /// an undeclared one gives way to it.
+    const FORMAT_DECLARED: bool = false;
 
     /// The response budget in tokens (`#[presenter(max_tokens = N)]`, wire format §17.1), if any:
     /// a response presenting this model is fitted to it, or to a tighter budget of the tool, the
@@ -105,6 +110,9 @@ pub struct EmbedSink<'a> {
     skip_ui: bool,
     /// The budget's cut of the child collections (a fitted single value, wire format §17.4).
     cut: Cut,
+    /// The call's selection of the parent's members (only for the top-level presenter's items):
+    /// an embed the selection leaves out presents nothing (wire format §6.8).
+    mask: Option<&'a FieldMask>,
     seen: &'a mut Seen,
     out: &'a mut Vec<EmbedBlock>,
 }
@@ -141,23 +149,48 @@ impl Seen {
 }
 
 impl EmbedSink<'_> {
+    /// Whether the parent's data block keeps its member at `index` (its position in
+    /// [`Model::WIRE_NAMES`]): `false` when the call's `_select` leaves it out, and then the
+    /// embed there presents nothing (wire format §6.8). Generated `embeds` ask before each embed.
+    #[inline]
+    pub fn selected(&self, index: usize) -> bool {
+        self.mask.is_none_or(|mask| mask.contains(index))
+    }
+
     /// Presents `value` as a single child.
     pub fn single<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, value: &T, ctx: &Ctx) {
         if self.static_child::<T, Ctx>(true) {
             return;
         }
-        let parts = Parts::of(Items::One(value), ctx, !self.skip_ui, Cut::NONE, Cut::NONE);
+        let parts = Parts::of(
+            Items::One(value),
+            ctx,
+            !self.skip_ui,
+            Cut::NONE,
+            Cut::NONE,
+            None,
+        );
         self.append(parts);
     }
 
-    /// Presents `items` as a child collection (an empty one still yields its static rules).
+    /// Presents `items` as a child collection; an empty one presents nothing (wire format §6.8).
     pub fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, items: &[T], ctx: &Ctx) {
+        if items.is_empty() {
+            return;
+        }
         // A budget cut adds its summary (wire format §17.4): then the child is presented.
         let uncut = self.cut.cap.is_none_or(|cap| items.len() <= cap);
         if self.static_child::<T, Ctx>(uncut) {
             return;
         }
-        let parts = Parts::of(Items::Many(items), ctx, !self.skip_ui, self.cut, Cut::NONE);
+        let parts = Parts::of(
+            Items::Many(items),
+            ctx,
+            !self.skip_ui,
+            self.cut,
+            Cut::NONE,
+            None,
+        );
         self.append(parts);
     }
 
@@ -272,16 +305,18 @@ impl Parts {
     ///
     /// With `with_ui` false (an embedded child of a parent item other than the first, whose UI
     /// would be dropped anyway, wire format §6.8), UI callbacks are not evaluated at all. `cut`
-    /// cuts `items` (a collection), `embed_cut` the child collections of each kept item.
+    /// cuts `items` (a collection), `embed_cut` the child collections of each kept item; `mask`
+    /// is the call's selection (the top-level presenter's), which silences de-selected embeds.
     fn of<T: Presenter<Ctx>, Ctx: ?Sized>(
         items: Items<'_, T>,
         ctx: &Ctx,
         with_ui: bool,
         cut: Cut,
         embed_cut: Cut,
+        mask: Option<&FieldMask>,
     ) -> Parts {
         let mut parts = Parts::empty();
-        parts.fill(items, ctx, with_ui, cut, embed_cut, None);
+        parts.fill(items, ctx, with_ui, (cut, embed_cut), mask, None);
         parts
     }
 
@@ -313,8 +348,8 @@ impl Parts {
         items: Items<'_, T>,
         ctx: &Ctx,
         with_ui: bool,
-        cut: Cut,
-        embed_cut: Cut,
+        (cut, embed_cut): (Cut, Cut),
+        mask: Option<&FieldMask>,
         mut ends: Option<&mut Vec<ItemEnd>>,
     ) {
         let (shown, summary) = cut_items(items, cut);
@@ -339,6 +374,7 @@ impl Parts {
                 &mut EmbedSink {
                     skip_ui: !with_ui || item_index > 0,
                     cut: embed_cut,
+                    mask,
                     seen: &mut seen,
                     out: &mut self.embeds,
                 },
@@ -407,6 +443,7 @@ impl Parts {
         all: &[T],
         ctx: &Ctx,
         cut: Cut,
+        mask: Option<&FieldMask>,
     ) {
         let (shown, summary) = cut_items(Items::Many(all), cut);
         let end = match shown {
@@ -415,7 +452,7 @@ impl Parts {
         };
         let (Items::Many(kept), Some(end)) = (shown, end) else {
             // No item kept (or more than were recorded): made again whole.
-            *self = Parts::of(Items::Many(all), ctx, true, cut, Cut::NONE);
+            *self = Parts::of(Items::Many(all), ctx, true, cut, Cut::NONE, mask);
             return;
         };
         self.budget_cut = summary.as_ref().is_some_and(|(_, by_budget)| *by_budget);
@@ -532,6 +569,8 @@ pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
     pub(crate) selection: Option<&'a Selection>,
     /// `None`: the presenter's [`Presenter::FORMAT`].
     pub(crate) format: Option<Format>,
+    /// The format when neither the call nor the presenter chooses one (the tool set's default).
+    pub(crate) default_format: Option<Format>,
     /// The budget of the call, the tool or the tool set (wire format §17.1), the tightest one.
     pub(crate) max_tokens: Option<usize>,
 }
@@ -543,6 +582,7 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         ctx: &(),
         selection: None,
         format: None,
+        default_format: None,
         max_tokens: None,
     }
 }
@@ -554,6 +594,7 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         ctx: &(),
         selection: None,
         format: None,
+        default_format: None,
         max_tokens: None,
     }
 }
@@ -587,6 +628,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             ctx,
             selection: self.selection,
             format: self.format,
+            default_format: self.default_format,
             max_tokens: self.max_tokens,
         }
     }
@@ -596,6 +638,27 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     pub fn format(mut self, format: Format) -> Self {
         self.format = Some(format);
         self
+    }
+
+    /// Writes the data block in `format` when neither this presentation
+    /// ([`Presentation::format`]) nor the presenter (`#[presenter(format = ...)]`) chooses one:
+    /// the tool set's server-wide default ([`ToolSet::format`](crate::ToolSet::format)).
+    pub fn default_format(mut self, format: Format) -> Self {
+        self.default_format = Some(format);
+        self
+    }
+
+    /// The data block's format: this presentation's, else the presenter's declared one, else the
+    /// default, else the presenter's [`Presenter::FORMAT`] (JSON).
+    pub(crate) fn resolved_format(&self) -> Format
+    where
+        T: Presenter<Ctx>,
+    {
+        match (self.format, self.default_format) {
+            (Some(format), _) => format,
+            (None, Some(default)) if !T::FORMAT_DECLARED => default,
+            _ => T::FORMAT,
+        }
     }
 
     /// Fits the response to `max_tokens` tokens (wire format §17): a collection keeps the longest
@@ -663,7 +726,11 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
                 (Items::Many(items), None) => json::to_string(items)?,
                 (Items::Many(items), Some(mask)) => json::to_string(&SelectedAll { items, mask })?,
             };
-            ResponseBuilder::json_text(text)
+            if self.format == Format::CompactJson {
+                ResponseBuilder::json_text(json::compact(&text))
+            } else {
+                ResponseBuilder::json_text(text)
+            }
         };
         Ok(self.with_parts(builder, items, cut, embed_cut))
     }
@@ -677,8 +744,8 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
             Items::Many(all),
             self.ctx,
             true,
-            cut,
-            Cut::NONE,
+            (cut, Cut::NONE),
+            self.mask,
             Some(&mut ends),
         );
         PrefixParts { parts, ends }
@@ -692,7 +759,9 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
         all: &[T],
         cut: Cut,
     ) {
-        parts.parts.cut_to(&parts.ends, all, self.ctx, cut);
+        parts
+            .parts
+            .cut_to(&parts.ends, all, self.ctx, cut, self.mask);
         if let Some(kept) = cut.cap {
             parts.ends.truncate(kept);
         }
@@ -707,7 +776,7 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
         cut: Cut,
         embed_cut: Cut,
     ) -> (ResponseBuilder, bool) {
-        let parts = Parts::of(items, self.ctx, true, cut, embed_cut);
+        let parts = Parts::of(items, self.ctx, true, cut, embed_cut, self.mask);
         let budget_cut = parts.budget_cut;
         (parts.into_builder(builder), budget_cut)
     }

@@ -68,7 +68,7 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
         let shape = Shape {
             ctx: self.ctx,
             mask: mask.as_ref(),
-            format: self.format.unwrap_or(T::FORMAT),
+            format: self.resolved_format(),
         };
         let mut fitted = match tightest(self.max_tokens, T::MAX_TOKENS) {
             None => Fitted {
@@ -115,6 +115,8 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
         Items::Many(all) if shape.format == Format::Json => {
             collection(shape, all, budget, JsonPrefix::new(shape))?
         }
+        // Compact JSON is fitted by the search (the incremental writer writes §3's layout).
+        Items::Many(_) if shape.format == Format::CompactJson => None,
         Items::Many(all) => match ToonPrefix::new::<T, Ctx>(shape) {
             Some(rows) => collection(shape, all, budget, rows)?,
             None => None,

@@ -76,6 +76,8 @@ pub struct ToolDefinition {
     pub(super) max_tokens: Option<usize>,
     /// Whether `tools/list` advertises it ([`ToolSpec::advertise_max_tokens`](super::ToolSpec::advertise_max_tokens)).
     pub(super) advertise_max_tokens: bool,
+    /// The tool's data block format ([`ToolSpec::format`](super::ToolSpec::format)).
+    pub(super) format: Option<crate::response::Format>,
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type

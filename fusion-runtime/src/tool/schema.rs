@@ -265,6 +265,7 @@ impl<'a> Builder<'a> {
             ui_app: self.spec.renders_ui(),
             max_tokens: self.spec.max_tokens,
             advertise_max_tokens: self.spec.advertise_max_tokens,
+            format: self.spec.format,
         })
     }
 

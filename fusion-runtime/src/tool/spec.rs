@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::description::Layout;
 use crate::model::Model;
+use crate::response::Format;
 
 /// The declaration of one tool.
 ///
@@ -36,6 +37,8 @@ pub struct ToolSpec {
     pub(crate) max_tokens: Option<usize>,
     /// Whether `tools/list` tells hosts the budget (wire format §17.7).
     pub(crate) advertise_max_tokens: bool,
+    /// The data block format of what the tool presents (wire format §2.4).
+    pub(crate) format: Option<Format>,
 }
 
 /// Which action an [`ActionSpec`] is about.
@@ -60,7 +63,17 @@ impl ToolSpec {
             ui_app: false,
             max_tokens: None,
             advertise_max_tokens: false,
+            format: None,
         }
+    }
+
+    /// Writes the data block of everything this tool presents through
+    /// [`Call::present`](crate::Call::present) in `format` (wire format §2.4): compact JSON or
+    /// TOON for fewer tokens. It wins over the presenter's and the tool set's format; a handler's
+    /// own [`Presentation::format`](crate::present::Presentation::format) wins over it.
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = Some(format);
+        self
     }
 
     /// Tells hosts that read one how large this tool's results may be (wire format §17.7):
