@@ -321,6 +321,37 @@ fn status(response: &str) -> &str {
     response.split(' ').nth(1).unwrap_or("(no response)")
 }
 
+/// wire format §4.6 over Streamable HTTP, stateless: a request whose `_meta` carries the
+/// 2026-07-28 client capabilities with the MCP Apps extension gets the UI blocks in
+/// `_meta["fusion/ui"]`; one without gets them as text.
+#[test]
+fn ui_blocks_go_to_meta_for_a_request_that_declares_the_apps_extension() {
+    let server = Server::start(&[]);
+    let call = |meta: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"billing","arguments":{{"action":"get_invoice","id":"INV-0001"}}{meta}}}}}"#
+        )
+    };
+    let declared = r#","_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}}"#;
+    let apps = post(&server, "", &call(declared));
+    assert_eq!(status(&apps), "200", "{apps}");
+    assert!(
+        apps.contains(r#""_meta":{"fusion/ui":["<ui_passthrough type=\"echarts\""#),
+        "{apps}"
+    );
+    assert!(
+        !apps.contains(r#"{"type":"text","text":"<ui_passthrough"#),
+        "{apps}"
+    );
+    let plain = post(&server, "", &call(""));
+    assert_eq!(status(&plain), "200", "{plain}");
+    assert!(!plain.contains("fusion/ui"), "{plain}");
+    assert!(
+        plain.contains(r#"{"type":"text","text":"<ui_passthrough type=\"echarts\""#),
+        "{plain}"
+    );
+}
+
 #[test]
 fn a_foreign_origin_gets_403_and_no_origin_passes() {
     let server = Server::start(&["--allow-origin", "https://app.example.com"]);

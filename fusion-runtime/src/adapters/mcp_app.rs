@@ -22,16 +22,15 @@ pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
 /// Whether a client renders MCP Apps (wire format §4.6), from the settings it declares under
 /// [`EXTENSION`] in `capabilities.extensions` (of `initialize`, or of the 2026-07-28 request's
 /// `_meta["io.modelcontextprotocol/clientCapabilities"]`): `None` when it declares no such key.
-/// It does when it declares the key, and the settings' `mimeTypes`, when given, include
-/// [`MIME_TYPE`].
+/// It does when the settings' `mimeTypes` include [`MIME_TYPE`], the check the official SDK's
+/// servers make (`getUiCapability(...)?.mimeTypes?.includes(RESOURCE_MIME_TYPE)`).
 pub fn renders_apps(settings: Option<&serde_json::Map<String, Value>>) -> bool {
     let Some(settings) = settings else {
         return false;
     };
     match settings.get("mimeTypes") {
         Some(Value::Array(types)) => types.iter().any(|t| t.as_str() == Some(MIME_TYPE)),
-        Some(_) => false,
-        None => true,
+        _ => false,
     }
 }
 

@@ -169,3 +169,32 @@ fn the_format_is_the_presentation_s_then_the_tool_s_then_the_presenter_s_then_th
     // The handler's own choice wins over the tool's.
     assert!(first("handler_json").starts_with("{\n  \"path\""));
 }
+
+/// wire format V171: a task list limited to 1, with a collection table and a rule.
+#[derive(Presenter)]
+#[presenter(agent_limit = 1)]
+#[collection_ui(table(id))]
+#[rule("Ids are stable.")]
+struct Task {
+    id: &'static str,
+}
+
+#[test]
+fn v171_ui_blocks_in_meta() {
+    let tasks = [Task { id: "T1" }, Task { id: "T2" }];
+    let text = Task::present_all(&tasks)
+        .format(Format::CompactJson)
+        .build()
+        .unwrap();
+    let moved = text.clone().ui_to_meta();
+    assert_eq!(
+        moved.to_json(),
+        r#"{"content":[{"type":"text","text":"[{\"id\":\"T1\"}]"},{"type":"text","text":"<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 1 shown, 1 hidden. Use filters to narrow results.\n</ui_passthrough>"},{"type":"text","text":"<domain_rules>\n- Ids are stable.\n</domain_rules>"}],"_meta":{"fusion/ui":["<ui_passthrough type=\"markdown\">\n| id |\n| --- |\n| T1 |\n</ui_passthrough>"]}}"#
+    );
+    assert_eq!(moved.meta_ui().len(), 1);
+    // The view is the same; moving twice moves nothing more; without UI blocks nothing changes.
+    assert_eq!(moved.view().ui(), text.view().ui());
+    assert_eq!(moved.clone().ui_to_meta().to_json(), moved.to_json());
+    let plain = Note::present_all(&[note(1)]).build().unwrap();
+    assert_eq!(plain.clone().ui_to_meta().to_json(), plain.to_json());
+}
