@@ -669,6 +669,14 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
         self.within(Some(max_tokens))
     }
 
+    /// How many items this presents (1 for a single value).
+    pub(crate) fn items_len(&self) -> usize {
+        match self.items {
+            Items::One(_) => 1,
+            Items::Many(items) => items.len(),
+        }
+    }
+
     /// Tightens the budget to `max_tokens` when one is given (the tool layer's budget).
     pub(crate) fn within(mut self, max_tokens: Option<usize>) -> Self {
         self.max_tokens = tightest(self.max_tokens, max_tokens);

@@ -40,7 +40,7 @@ impl ViewData {
 /// Without the nesting limit of `serde_json` (128 levels): the text is the writing of a value
 /// this process already held and serialized, however deep, and the view must show that value (a
 /// limit turned a deeper one into `null`).
-fn parse_wire(text: &str) -> serde_json::Value {
+pub(crate) fn parse_wire(text: &str) -> serde_json::Value {
     use serde::Deserialize;
     let mut deserializer = serde_json::Deserializer::from_str(text);
     deserializer.disable_recursion_limit();
