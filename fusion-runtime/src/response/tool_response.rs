@@ -112,6 +112,20 @@ impl ToolResponse {
         self
     }
 
+    /// The response with a JSON data block written compact (wire format §3.8), for a tool or tool
+    /// set whose format is [`Format::CompactJson`](super::Format::CompactJson); any other data
+    /// block (text, TOON, an error envelope) is left as it is.
+    #[must_use]
+    pub(crate) fn compact_json_data(mut self) -> Self {
+        if matches!(self.view_data, ViewData::Json(_))
+            && self.is_error.is_none()
+            && let Some(data) = self.blocks.first_mut()
+        {
+            *data = crate::encode::json::compact(data);
+        }
+        self
+    }
+
     /// The UI blocks [`ToolResponse::ui_to_meta`] moved to `_meta["fusion/ui"]` (empty unless
     /// it ran).
     pub fn meta_ui(&self) -> &[String] {

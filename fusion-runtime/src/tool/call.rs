@@ -235,7 +235,7 @@ impl Call {
             // of the two reasons.
             Ok(Ok(response)) => match self.structure(response) {
                 Ok(response) => match self.undeclared_model(&response) {
-                    None => response,
+                    None => self.lean(response),
                     Some(presented) => {
                         let text = FailureText::UndeclaredModel {
                             presented,
@@ -248,6 +248,18 @@ impl Call {
             },
             Ok(Err(failure)) => self.internal_error(report, &FailureText::Error(&failure)),
             Err(panic) => self.internal_error(report, &FailureText::Panic(&*panic)),
+        }
+    }
+
+    /// wire format §2.4: a JSON data block the handler wrote without a presenter (a plain value,
+    /// `Json`, structured output) is compact when the tool's format, or else the tool set's, is
+    /// compact JSON; a presented one already has its format.
+    fn lean(&self, response: ToolResponse) -> ToolResponse {
+        let compact = self.format.or(self.default_format) == Some(Format::CompactJson);
+        if compact && response.presented.is_none() {
+            response.compact_json_data()
+        } else {
+            response
         }
     }
 

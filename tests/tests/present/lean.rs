@@ -120,6 +120,10 @@ struct CompactNotes {}
 #[derive(Deserialize, schemars::JsonSchema, Tool)]
 struct DeclaredToon {}
 
+/// Count notes
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+struct CountNotes {}
+
 /// List notes, the handler choosing JSON
 #[derive(Deserialize, schemars::JsonSchema, Tool)]
 #[fusion(format = toon)]
@@ -145,6 +149,8 @@ fn tools() -> ToolSet {
             call.present_all(&[ToonNote { path: "p".into() }]).build()
         })
         .unwrap()
+        .tool(|_: CountNotes, _: &Call| json!({"total": 2, "by tag": {"rust": 2}}))
+        .unwrap()
         .tool(move |_: HandlerJson, call: &Call| {
             call.present(&note(1)).format(Format::Json).build()
         })
@@ -166,6 +172,8 @@ fn the_format_is_the_presentation_s_then_the_tool_s_then_the_presenter_s_then_th
         first("declared_toon")
     );
     assert_eq!(first("compact_notes"), r#"{"path":"p","tags":[]}"#);
+    // A JSON data block written without a presenter follows the tool set's compact JSON too.
+    assert_eq!(first("count_notes"), r#"{"total":2,"by tag":{"rust":2}}"#);
     // The handler's own choice wins over the tool's.
     assert!(first("handler_json").starts_with("{\n  \"path\""));
 }
