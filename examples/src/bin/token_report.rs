@@ -483,7 +483,7 @@ fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::erro
     ];
     println!(
         "\nPlain server vs fusion: model-visible o200k tokens per call (the text blocks). plain: \
-         the compact JSON of the same data; default: fusion's defaults (pretty JSON, UI as text), \
+         the compact JSON of the data the lean answer holds (each x is against the compact JSON of that answer's own data); default: fusion's defaults (pretty JSON, UI as text), \
          by part; compact: ToolSet::format(CompactJson), a client without MCP Apps; lean+apps: \
          compact JSON with the UI blocks in _meta for a client that renders MCP Apps; toon+apps: the \
          same with ToolSet::format(Toon)."
@@ -514,11 +514,16 @@ fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::erro
         } else {
             compact.clone()
         };
-        let data = match default.view().data().as_value() {
-            Some(value) => serde_json::to_string(value)?,
-            None => default.blocks()[0].clone(),
+        // The plain server's answer to the same data: the compact JSON of what each answer holds
+        // (a budget keeps more items of a leaner answer).
+        let plain_of = |response: &ToolResponse| -> Result<usize, serde_json::Error> {
+            let data = match response.view().data().as_value() {
+                Some(value) => serde_json::to_string(value)?,
+                None => response.blocks()[0].clone(),
+            };
+            Ok(bpe.encode_ordinary(&data).len())
         };
-        let plain = bpe.encode_ordinary(&data).len();
+        let plain = plain_of(&apps)?;
         let cost = Cost::of(&default, bpe);
         let lean = Cost::of(&apps, bpe).total();
         let ratio = percent(lean, plain) / 100.0;
@@ -530,10 +535,10 @@ fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::erro
             cost.rules,
             cost.suggestions,
             cost.total(),
-            percent(cost.total(), plain) / 100.0,
+            percent(cost.total(), plain_of(&default)?) / 100.0,
             Cost::of(&compact, bpe).total(),
             Cost::of(&toon, bpe).total(),
-            percent(Cost::of(&toon, bpe).total(), plain) / 100.0,
+            percent(Cost::of(&toon, bpe).total(), plain_of(&toon)?) / 100.0,
         );
     }
     Ok(within)
