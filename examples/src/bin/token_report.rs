@@ -203,8 +203,8 @@ fn items_in(data: &str) -> usize {
     {
         return count;
     }
-    match serde_json::from_str::<serde_json::Value>(data) {
-        Ok(serde_json::Value::Array(items)) => items.len(),
+    match serde_json::from_str::<Value>(data) {
+        Ok(Value::Array(items)) => items.len(),
         _ => 1,
     }
 }
@@ -420,10 +420,9 @@ fn search_call(
     Ok(answer(search_tools()?, format, tool, arguments))
 }
 
-/// Prints the plain-server-vs-fusion table; returns whether every lean answer with MCP Apps
-/// is within 1.1x of the plain server's compact JSON.
-fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::error::Error>> {
-    let calls: [(&str, Maker, &str, Value); 11] = [
+/// The calls of the plain-vs-fusion table: label, tool set, tool, arguments.
+fn plain_calls() -> [(&'static str, Maker, &'static str, Value); 11] {
+    [
         (
             "billing get_invoice",
             billing_call,
@@ -480,7 +479,13 @@ fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::erro
             "search_notes",
             json!({"offset": 150}),
         ),
-    ];
+    ]
+}
+
+/// Prints the plain-server-vs-fusion table; returns whether every lean answer with MCP Apps
+/// is within 1.1x of the plain server's compact JSON.
+fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::error::Error>> {
+    let calls = plain_calls();
     println!(
         "\nPlain server vs fusion: model-visible o200k tokens per call (the text blocks). plain: \
          the compact JSON of the data the lean answer holds (each x is against the compact JSON of that answer's own data); default: fusion's defaults (pretty JSON, UI as text), \

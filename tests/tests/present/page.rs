@@ -1,7 +1,7 @@
 //! Paged answers (wire format §6.10): `_select`, the agent limit and the budget apply to the
 //! items, and the envelope's fields agree with the items kept.
 
-use fusion_runtime::present::{Format, Present};
+use fusion_runtime::present::Format;
 use fusion_runtime::{Presenter, Selection};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -28,7 +28,7 @@ fn hits(n: usize) -> Vec<Hit> {
         .map(|i| Hit {
             path: format!("notes/{i}.md"),
             title: format!("Rust and MCP, part {i}"),
-            score: 1.0 / (i as f64 + 1.0),
+            score: 1.0 / (f64::from(u32::try_from(i).unwrap_or(u32::MAX)) + 1.0),
         })
         .collect()
 }
