@@ -11,7 +11,8 @@ use super::view::{TestingView, ViewData, ViewParts};
 /// audio and resource content after the text blocks ([`crate::content`]).
 ///
 /// It serializes exactly as an MCP `CallToolResult`: members `content`, `structuredContent` (only
-/// when present) and `isError` (only when set), each block `{"type":"text","text":...}`, then
+/// when present), `isError` (only when set) and `_meta` (only when UI blocks were moved there for
+/// an MCP Apps host, [`ToolResponse::ui_to_meta`]), each block `{"type":"text","text":...}`, then
 /// the other content blocks.
 ///
 /// ```
