@@ -1,7 +1,9 @@
 //! The MCP Apps view of UI blocks: one HTML document that hosts with the MCP Apps extension
 //! (`io.modelcontextprotocol/ui`) show next to a tool result, rendering its `<ui_passthrough>`
-//! blocks for the person (charts, diagrams, tables, markdown, code), while the model keeps
-//! reading the same text blocks.
+//! blocks for the person (charts, diagrams, tables, markdown, code). For a client that declares
+//! the extension ([`renders_apps`]), the blocks travel in the result's `_meta["fusion/ui"]`
+//! ([`UI_META_KEY`]) and not in the model's text (wire format §4.6); other clients get them as
+//! text.
 //!
 //! The document (`assets/mcp-app.html`) speaks the extension's postMessage protocol itself and
 //! loads its libraries (`ECharts`, `Mermaid`, `marked`, `DOMPurify`) from one CDN origin, each pinned to
