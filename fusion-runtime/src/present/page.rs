@@ -9,8 +9,9 @@
 use serde_json::{Map, Value};
 
 use super::engine::{Presentation, Presenter, tightest};
+use super::fit::Fitted;
 use crate::encode::EncodeError;
-use crate::response::{Format, ResponseBuilder, Suggestion, ToolResponse};
+use crate::response::{Format, ResponseBuilder, Suggestion, ToolError, ToolResponse};
 
 /// How many items a paged response kept, and where the next page starts (wire format §6.10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,12 +94,20 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
         self
     }
 
-    /// The response builder (so the handler can add to it) and what the page kept.
+    /// The response builder (so the handler can add to it) and what the page kept. When not
+    /// even one item fits the budget, the builder holds the smallest answer (one item and the
+    /// summary), which [`Paged::build`] would refuse.
     ///
     /// # Errors
     ///
     /// A data block that cannot be written ([`EncodeError`]).
     pub fn into_builder(self) -> Result<(ResponseBuilder, PageInfo), EncodeError> {
+        self.fitted().map(|(builder, info, _)| (builder, info))
+    }
+
+    /// The builder, what the page kept, and the error to answer with instead when not even one
+    /// item fits the budget (wire format §17.5).
+    fn fitted(self) -> Result<(ResponseBuilder, PageInfo, Option<Box<ToolError>>), EncodeError> {
         let Paged {
             mut presentation,
             offset,
@@ -126,7 +135,7 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
             let room = budget.saturating_sub(empty.data_tokens() + 2).max(1);
             presentation.max_tokens = Some(room);
         }
-        let builder = presentation.into_builder()?;
+        let Fitted { builder, too_large } = presentation.fitted()?;
         let items = match builder.data_value() {
             Some(Value::Array(items)) => Value::Array(items),
             // A single value is a page of one.
@@ -146,16 +155,20 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
                 format!("{reason} (offset: {next_offset})"),
             ));
         }
-        Ok((builder, info))
+        Ok((builder, info, too_large))
     }
 
-    /// Builds the response.
+    /// Builds the response; with a budget that not even one item fits, the `RESPONSE_TOO_LARGE`
+    /// error of wire format §17.5.
     ///
     /// # Errors
     ///
     /// A data block that cannot be written ([`EncodeError`]).
     pub fn build(self) -> Result<ToolResponse, EncodeError> {
-        self.into_builder().map(|(builder, _)| builder.build())
+        Ok(match self.fitted()? {
+            (_, _, Some(too_large)) => too_large.into_response(),
+            (builder, _, None) => builder.build(),
+        })
     }
 }
 

@@ -159,7 +159,7 @@ proptest! {
         offset in 0usize..100,
         more in 0usize..50,
         limited in any::<bool>(),
-        budget in prop::option::of(150usize..3_000),
+        budget in prop::option::of(40usize..3_000),
         selected in prop::sample::subsequence(vec!["path", "title", "score"], 0..3),
         format in prop::sample::select(vec![Format::Json, Format::CompactJson, Format::Toon]),
     ) {
@@ -181,7 +181,9 @@ proptest! {
             build(p.page(offset, Some(total)).build())
         };
         if response.is_error().is_some() {
-            // Not even one item fits: RESPONSE_TOO_LARGE, no envelope.
+            // Not even one item fits: RESPONSE_TOO_LARGE, no envelope (wire format §17.5).
+            prop_assert!(response.blocks()[0].starts_with("<tool_error code=\"RESPONSE_TOO_LARGE\""));
+            prop_assert!(budget.is_some() && n > 0);
             return Ok(());
         }
         let data = data(&response);
