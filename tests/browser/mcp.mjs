@@ -15,9 +15,15 @@ export function binary(name) {
   return path;
 }
 
-/** A connected client of the example server `name` (`billing_server`, `tasks_server`). */
-export async function connect(name) {
-  const client = new Client({ name: "fusion-browser-test", version: "0.1.0" });
+/** The capability a client that renders MCP Apps declares (the `io.modelcontextprotocol/ui` extension). */
+export const APPS = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
+
+/**
+ * A connected client of the example server `name` (`billing_server`, `tasks_server`); with
+ * `apps`, one that declares the MCP Apps extension, so UI blocks come in `_meta["fusion/ui"]`.
+ */
+export async function connect(name, { apps = false } = {}) {
+  const client = new Client({ name: "fusion-browser-test", version: "0.1.0" }, apps ? { capabilities: APPS } : {});
   await client.connect(new StdioClientTransport({ command: binary(name), stderr: "inherit" }));
   return client;
 }

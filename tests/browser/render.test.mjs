@@ -38,6 +38,7 @@ const HOSTILE_NOTES = [
 let browser;
 let billing;
 let tasks;
+let plainBilling;
 let resource;
 let hostHtml;
 const cdnRequests = [];
@@ -121,7 +122,12 @@ before(async () => {
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--disable-features=IsolateSandboxedIframes", "--disable-site-isolation-trials"],
   });
-  [billing, tasks] = await Promise.all([connect("billing_server"), connect("tasks_server")]);
+  // The views render from the MCP Apps channel: both clients declare the extension.
+  [billing, tasks, plainBilling] = await Promise.all([
+    connect("billing_server", { apps: true }),
+    connect("tasks_server", { apps: true }),
+    connect("billing_server"),
+  ]);
   const read = await billing.readResource({ uri: URI });
   resource = read.contents[0];
   assert.equal(resource.text, html, "billing_server serves an older document: run `cargo build -p fusion-examples --bins`");
@@ -131,6 +137,7 @@ after(async () => {
   await browser?.close();
   await billing?.close();
   await tasks?.close();
+  await plainBilling?.close();
 });
 
 describe("the resource over MCP", () => {
@@ -153,6 +160,48 @@ describe("the resource over MCP", () => {
     const origins = new Set(list.map((l) => new URL(l.src).origin));
     assert.deepEqual([...origins], resource._meta.ui.csp.resourceDomains);
     for (const { src, integrity } of list) assert.equal(sri(npmFile(src)), integrity, src);
+  });
+});
+
+/** The text blocks of a result. */
+const textsOf = (result) => result.content.filter((b) => b.type === "text").map((b) => b.text);
+
+describe("the MCP Apps channel (docs/wire-format.md §4.6)", () => {
+  test("a client with the extension gets the UI blocks in _meta, the model's text none", async () => {
+    const args = { action: "get_invoice", id: "INV-0001" };
+    const [apps, plain] = await Promise.all([call(billing, "billing", args), call(plainBilling, "billing", args)]);
+    const moved = apps._meta["fusion/ui"];
+    assert.ok(moved.length >= 1 && moved.every((t) => t.startsWith("<ui_passthrough ")), JSON.stringify(moved));
+    assert.ok(!textsOf(apps).some((t) => t.startsWith("<ui_passthrough")), "no UI block in the model's text");
+    // Without the extension: today's text, every block in content, no _meta.
+    assert.equal(plain._meta, undefined);
+    const plainUi = textsOf(plain).filter((t) => t.startsWith("<ui_passthrough"));
+    assert.deepEqual(plainUi, moved);
+    // The rest of the text is the same bytes.
+    assert.deepEqual(textsOf(apps), textsOf(plain).filter((t) => !t.startsWith("<ui_passthrough")));
+  });
+
+  test("the truncation summary stays in the model's text", async () => {
+    const result = await call(billing, "billing", { action: "list_invoices" });
+    const summaries = textsOf(result).filter((t) => t.startsWith("<ui_passthrough"));
+    assert.equal(summaries.length, 1);
+    assert.match(summaries[0], /Dataset truncated\./);
+    assert.ok(!(result._meta?.["fusion/ui"] ?? []).some((t) => t.includes("Dataset truncated")));
+  });
+
+  test("the view draws the same cards from either channel", async () => {
+    const args = { action: "get_invoice", id: "INV-0047" };
+    const cards = async (result, name) => {
+      const { page, frame, errors } = await mount(result, { name });
+      const types = await frame.locator(".card").evaluateAll((nodes) => nodes.map((n) => n.dataset.type));
+      assert.deepEqual(errors, []);
+      await page.context().close();
+      return types;
+    };
+    const [apps, plain] = await Promise.all([call(billing, "billing", args), call(plainBilling, "billing", args)]);
+    const fromMeta = await cards(apps, "channel-meta");
+    assert.ok(fromMeta.length >= 1);
+    assert.deepEqual(fromMeta, await cards(plain, "channel-text"));
   });
 });
 

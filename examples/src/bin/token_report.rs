@@ -23,6 +23,14 @@
 //! Budgets (wire format §17): the billing tools called through the `ToolSet` without a budget
 //! and with `ToolSet::max_tokens` of 2,000, 8,000 and 25,000: items kept, the estimate the fit
 //! works with, and the exact `o200k_base` count.
+//!
+//! Plain server vs fusion: the billing tools, the task tracker and a paged notes search (200
+//! hits, 72 a page, a 5,000-token budget), each call's model-visible tokens (the text blocks) as
+//! a plain server answers (the compact JSON of the same data: the wire value fusion's answer
+//! holds), with fusion's defaults (pretty JSON, UI blocks as text; split into data, UI, rules,
+//! suggestions), with compact JSON alone (`ToolSet::format`, a client without MCP Apps), and with
+//! the lean setup the README recommends for a client that renders MCP Apps (compact JSON, UI
+//! blocks in `_meta`, wire format §4.6).
 
 use std::process::ExitCode;
 
@@ -30,10 +38,13 @@ use std::sync::Arc;
 
 use fusion_examples::models::{Invoice, InvoiceRow};
 use fusion_examples::store::Store;
+use fusion_examples::tasks::tasks_tools;
 use fusion_examples::tools::{BillingApp, tools};
 use fusion_runtime::present::{FieldMask, Format, Model};
-use fusion_runtime::{Selection, ToolResponse};
-use serde::{Serialize, Serializer};
+use fusion_runtime::tool::ToolDefinition;
+use fusion_runtime::{Call, Presenter, Selection, Tool, ToolResponse, ToolSet};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Value, json};
 
 const SYNTHETIC_ROWS: usize = 10_000;
 
@@ -247,8 +258,8 @@ fn items_in(data: &str) -> usize {
     {
         return count;
     }
-    match serde_json::from_str::<serde_json::Value>(data) {
-        Ok(serde_json::Value::Array(items)) => items.len(),
+    match serde_json::from_str::<Value>(data) {
+        Ok(Value::Array(items)) => items.len(),
         _ => 1,
     }
 }
@@ -380,6 +391,274 @@ fn budgets(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::error::Error
     Ok(within)
 }
 
+/// A hit of the paged notes search: the records a notes vault's search tool returns.
+#[derive(Presenter, Clone)]
+#[rule("score is 0 to 1, higher is better; open a note with notes.read.")]
+struct Hit {
+    path: String,
+    title: String,
+    tags: Vec<String>,
+    modified: String,
+    score: f64,
+}
+
+/// Search the notes
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(name = "search_notes", max_tokens = 5000)]
+struct SearchNotes {
+    offset: Option<usize>,
+}
+
+/// The 200 hits of one query, best first.
+fn all_hits() -> Vec<Hit> {
+    const WORDS: [&str; 8] = [
+        "rust", "mcp", "async", "tokio", "serde", "schema", "agents", "tools",
+    ];
+    (0..200)
+        .map(|i| Hit {
+            path: format!(
+                "vault/{}/{}-notes-on-{}.md",
+                WORDS[i % 8],
+                2020 + i % 6,
+                WORDS[(i * 3) % 8]
+            ),
+            title: format!(
+                "Notes on {} and {} ({i})",
+                WORDS[(i * 3) % 8],
+                WORDS[(i * 5) % 8]
+            ),
+            tags: vec![WORDS[i % 8].to_owned(), WORDS[(i + 3) % 8].to_owned()],
+            modified: format!("2026-{:02}-{:02}", 1 + i % 12, 1 + i % 28),
+            #[allow(clippy::cast_precision_loss, reason = "small counts")]
+            score: ((1000 - i * 4) as f64 / 1000.0),
+        })
+        .collect()
+}
+
+/// A tool set with the paged search: 72 hits a page, in the `{results, total, offset, ...}`
+/// envelope (wire format §6.11), with a next-page suggestion.
+fn search_tools() -> Result<ToolSet, fusion_runtime::tool::DefinitionError> {
+    ToolSet::new().tool(|input: SearchNotes, call: &Call| {
+        let hits = all_hits();
+        let offset = input.offset.unwrap_or(0).min(hits.len());
+        let page = &hits[offset..(offset + 72).min(hits.len())];
+        call.present_all(page)
+            .page(offset, Some(hits.len()))
+            .suggest_next("search_notes", "Next page")
+            .build()
+    })
+}
+
+/// Model-visible tokens of one answer, by part.
+#[derive(Default, Clone, Copy)]
+struct Cost {
+    data: usize,
+    ui: usize,
+    rules: usize,
+    suggestions: usize,
+    other: usize,
+}
+
+impl Cost {
+    fn of(response: &ToolResponse, bpe: &tiktoken_rs::CoreBPE) -> Self {
+        let mut cost = Cost::default();
+        for (index, block) in response.blocks().iter().enumerate() {
+            let tokens = bpe.encode_ordinary(block).len();
+            let part = if index == 0 {
+                &mut cost.data
+            } else if block.starts_with("<ui_passthrough") {
+                &mut cost.ui
+            } else if block.starts_with("<domain_rules>") {
+                &mut cost.rules
+            } else if block.starts_with("<action_suggestions>") {
+                &mut cost.suggestions
+            } else {
+                &mut cost.other
+            };
+            *part += tokens;
+        }
+        cost
+    }
+
+    fn total(self) -> usize {
+        self.data + self.ui + self.rules + self.suggestions + self.other
+    }
+}
+
+/// One call of the plain-vs-fusion table: the answer of a fresh tool set (with `format` as its
+/// default format when given), and whether the tool renders with the MCP Apps view.
+type Maker =
+    fn(Option<Format>, &str, Value) -> Result<(ToolResponse, bool), Box<dyn std::error::Error>>;
+
+/// `tool` called with `arguments` on `set`, with `format` as the set's default format.
+fn answer<S: Send + Sync + 'static>(
+    set: ToolSet<S>,
+    format: Option<Format>,
+    tool: &str,
+    arguments: Value,
+) -> (ToolResponse, bool) {
+    let set = match format {
+        Some(format) => set.format(format),
+        None => set,
+    };
+    let renders = set.get(tool).is_some_and(ToolDefinition::ui_app);
+    (set.call(tool, Some(arguments)), renders)
+}
+
+fn billing_call(
+    format: Option<Format>,
+    tool: &str,
+    arguments: Value,
+) -> Result<(ToolResponse, bool), Box<dyn std::error::Error>> {
+    let set = tools(Arc::new(BillingApp::new(Store::load()?)))?;
+    Ok(answer(set, format, tool, arguments))
+}
+
+fn tasks_call(
+    format: Option<Format>,
+    tool: &str,
+    arguments: Value,
+) -> Result<(ToolResponse, bool), Box<dyn std::error::Error>> {
+    Ok(answer(tasks_tools()?, format, tool, arguments))
+}
+
+fn search_call(
+    format: Option<Format>,
+    tool: &str,
+    arguments: Value,
+) -> Result<(ToolResponse, bool), Box<dyn std::error::Error>> {
+    Ok(answer(search_tools()?, format, tool, arguments))
+}
+
+/// The calls of the plain-vs-fusion table: label, tool set, tool, arguments.
+fn plain_calls() -> [(&'static str, Maker, &'static str, Value); 11] {
+    [
+        (
+            "billing get_invoice",
+            billing_call,
+            "billing",
+            json!({"action": "get_invoice", "id": "INV-0001"}),
+        ),
+        (
+            "billing get_invoice _select",
+            billing_call,
+            "billing",
+            json!({"action": "get_invoice", "id": "INV-0047", "_select": ["id", "status", "amount_cents"]}),
+        ),
+        (
+            "billing list overdue",
+            billing_call,
+            "billing",
+            json!({"action": "list_invoices", "status": "overdue"}),
+        ),
+        (
+            "billing list (limit 50)",
+            billing_call,
+            "billing",
+            json!({"action": "list_invoices"}),
+        ),
+        ("invoice_stats", billing_call, "invoice_stats", json!({})),
+        (
+            "tasks get_project",
+            tasks_call,
+            "tasks",
+            json!({"action": "get_project", "id": "PRJ-1"}),
+        ),
+        (
+            "tasks get_task",
+            tasks_call,
+            "tasks",
+            json!({"action": "get_task", "id": "T-1"}),
+        ),
+        (
+            "tasks list_tasks",
+            tasks_call,
+            "tasks",
+            json!({"action": "list_tasks"}),
+        ),
+        ("task_stats", tasks_call, "task_stats", json!({})),
+        (
+            "search_notes page 1",
+            search_call,
+            "search_notes",
+            json!({}),
+        ),
+        (
+            "search_notes offset 150",
+            search_call,
+            "search_notes",
+            json!({"offset": 150}),
+        ),
+    ]
+}
+
+/// Prints the plain-server-vs-fusion table; returns whether every lean answer with MCP Apps
+/// is within 1.1x of the plain server's compact JSON.
+fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::error::Error>> {
+    let calls = plain_calls();
+    println!(
+        "\nPlain server vs fusion: model-visible o200k tokens per call (the text blocks). plain: \
+         the compact JSON of the data the lean answer holds (each x is against the compact JSON of that answer's own data); default: fusion's defaults (pretty JSON, UI as text), \
+         by part; compact: ToolSet::format(CompactJson), a client without MCP Apps; lean+apps: \
+         compact JSON with the UI blocks in _meta for a client that renders MCP Apps; toon+apps: the \
+         same with ToolSet::format(Toon)."
+    );
+    println!(
+        "| {:<28} | {:>6} | {:>5} | {:>5} | {:>5} | {:>5} | {:>7} | {:>5} | {:>7} | {:>9} | {:>5} |",
+        "call",
+        "plain",
+        "data",
+        "UI",
+        "rules",
+        "sugg.",
+        "default",
+        "x",
+        "compact",
+        "lean+apps",
+        "x"
+    );
+    println!("|{}|", ["---"; 11].join("|"));
+    let mut within = true;
+    for (label, make, tool, arguments) in calls {
+        let (default, _) = make(None, tool, arguments.clone())?;
+        let (compact, renders) = make(Some(Format::CompactJson), tool, arguments.clone())?;
+        let (toon, _) = make(Some(Format::Toon), tool, arguments)?;
+        let toon = if renders { toon.ui_to_meta() } else { toon };
+        let apps = if renders {
+            compact.clone().ui_to_meta()
+        } else {
+            compact.clone()
+        };
+        // The plain server's answer to the same data: the compact JSON of what each answer holds
+        // (a budget keeps more items of a leaner answer).
+        let plain_of = |response: &ToolResponse| -> Result<usize, serde_json::Error> {
+            let data = match response.view().data().as_value() {
+                Some(value) => serde_json::to_string(value)?,
+                None => response.blocks()[0].clone(),
+            };
+            Ok(bpe.encode_ordinary(&data).len())
+        };
+        let plain = plain_of(&apps)?;
+        let cost = Cost::of(&default, bpe);
+        let lean = Cost::of(&apps, bpe).total();
+        let ratio = percent(lean, plain) / 100.0;
+        within &= ratio <= 1.1;
+        println!(
+            "| {label:<28} | {plain:>6} | {:>5} | {:>5} | {:>5} | {:>5} | {:>7} | {:>5.2} | {:>7} | {lean:>9} | {ratio:>5.2} | {:>9} | {:>5.2} |",
+            cost.data,
+            cost.ui,
+            cost.rules,
+            cost.suggestions,
+            cost.total(),
+            percent(cost.total(), plain_of(&default)?) / 100.0,
+            Cost::of(&compact, bpe).total(),
+            Cost::of(&toon, bpe).total(),
+            percent(Cost::of(&toon, bpe).total(), plain_of(&toon)?) / 100.0,
+        );
+    }
+    Ok(within)
+}
+
 #[allow(
     clippy::cast_precision_loss,
     reason = "display of counts far below 2^52"
@@ -478,6 +757,7 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
     let get_within = get_share <= 70.0;
     said_once(&bpe)?;
     let budgets_within = budgets(&bpe)?;
+    let lean_within = plain_vs_fusion(&bpe)?;
 
     let verdict = |met: bool| if met { "met" } else { "NOT met" };
     println!(
@@ -494,6 +774,10 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
     println!(
         "Budgeted presented responses within their budget by the exact count: {}",
         verdict(budgets_within)
+    );
+    println!(
+        "Lean answers with MCP Apps within 1.1x of the plain server's compact JSON: {}",
+        verdict(lean_within)
     );
     Ok(within && get_within && budgets_within)
 }

@@ -321,6 +321,37 @@ fn status(response: &str) -> &str {
     response.split(' ').nth(1).unwrap_or("(no response)")
 }
 
+/// wire format §4.6 over Streamable HTTP, stateless: a request whose `_meta` carries the
+/// 2026-07-28 client capabilities with the MCP Apps extension gets the UI blocks in
+/// `_meta["fusion/ui"]`; one without gets them as text.
+#[test]
+fn ui_blocks_go_to_meta_for_a_request_that_declares_the_apps_extension() {
+    let server = Server::start(&[]);
+    let call = |meta: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"billing","arguments":{{"action":"get_invoice","id":"INV-0001"}}{meta}}}}}"#
+        )
+    };
+    let declared = r#","_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}}"#;
+    let apps = post(&server, "", &call(declared));
+    assert_eq!(status(&apps), "200", "{apps}");
+    assert!(
+        apps.contains(r#""_meta":{"fusion/ui":["<ui_passthrough type=\"echarts\""#),
+        "{apps}"
+    );
+    assert!(
+        !apps.contains(r#"{"type":"text","text":"<ui_passthrough"#),
+        "{apps}"
+    );
+    let plain = post(&server, "", &call(""));
+    assert_eq!(status(&plain), "200", "{plain}");
+    assert!(!plain.contains("fusion/ui"), "{plain}");
+    assert!(
+        plain.contains(r#"{"type":"text","text":"<ui_passthrough type=\"echarts\""#),
+        "{plain}"
+    );
+}
+
 #[test]
 fn a_foreign_origin_gets_403_and_no_origin_passes() {
     let server = Server::start(&["--allow-origin", "https://app.example.com"]);
@@ -464,4 +495,81 @@ fn sigterm_during_a_call_lets_it_complete() {
         "{}",
         server.stderr()
     );
+}
+
+/// One `billing get_invoice INV-0001` by a third-party client (`apps.py`, `apps.mjs`) over
+/// `transport` (`stdio` or `http`), declaring the MCP Apps extension or not: the text blocks and
+/// the `_meta` of the result.
+fn apps_call(
+    program: &str,
+    script: &str,
+    (transport, options): (&str, &[&str]),
+    apps: bool,
+) -> (Vec<String>, Value) {
+    let server = (transport == "http").then(|| Server::start(options));
+    let target = server.as_ref().map_or(BINARY, |s| s.url.as_str());
+    let declare = if apps { "apps" } else { "plain" };
+    let run = run_client(program, &[script, transport, target, declare]);
+    let texts = run["texts"]
+        .as_array()
+        .expect("texts")
+        .iter()
+        .map(|t| t.as_str().expect("a text").to_owned())
+        .collect();
+    (texts, run["meta"].clone())
+}
+
+/// wire format §4.6 with the official clients, both ways: with the extension the UI blocks are in
+/// `_meta["fusion/ui"]` and the text holds none; without it, the same blocks are text and there
+/// is no `_meta`; every other block is the same bytes. `options` start the HTTP server.
+fn check_apps_negotiation(program: &str, script: &str, transport: &str, options: &[&str]) {
+    let (texts, meta) = apps_call(program, script, (transport, options), true);
+    let moved: Vec<String> = meta["fusion/ui"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{program} {transport}: no fusion/ui in {meta}"))
+        .iter()
+        .filter_map(|t| t.as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(moved.len(), 1, "{meta}");
+    assert!(moved[0].starts_with("<ui_passthrough type=\"echarts\""));
+    assert!(!texts.iter().any(|t| t.starts_with("<ui_passthrough")));
+    let (plain, meta) = apps_call(program, script, (transport, options), false);
+    assert!(
+        meta.is_null() || meta.get("fusion/ui").is_none(),
+        "{program} {transport}: {meta}"
+    );
+    let (ui, rest): (Vec<String>, Vec<String>) = plain
+        .into_iter()
+        .partition(|t| t.starts_with("<ui_passthrough"));
+    assert_eq!(ui, moved);
+    assert_eq!(rest, texts);
+}
+
+#[test]
+fn python_client_apps_negotiation_over_stdio_and_http() {
+    if !python_mcp() {
+        return;
+    }
+    // Revision 2026-07-28: the capabilities ride in each request's `_meta`, stateless.
+    check_apps_negotiation("python3", "apps.py", "stdio", &[]);
+    check_apps_negotiation("python3", "apps.py", "http", &[]);
+}
+
+#[test]
+fn typescript_client_apps_negotiation_over_stdio_and_http() {
+    if !typescript_sdk() {
+        return;
+    }
+    check_apps_negotiation("node", "apps.mjs", "stdio", &[]);
+    // This client speaks 2025-11-25: its capabilities come with `initialize`, which only a
+    // session keeps.
+    check_apps_negotiation("node", "apps.mjs", "http", &["--sessions"]);
+    // A stateless server never learns them, so the client gets today's text (wire format §4.6).
+    let server = Server::start(&[]);
+    let run = run_client("node", &["apps.mjs", "http", &server.url, "apps"]);
+    assert!(run["meta"].is_null(), "{run}");
+    assert!(run["texts"].as_array().is_some_and(|t| {
+        t.iter()
+            .any(|t| t.as_str().is_some_and(|t| t.starts_with("<ui_passthrough")))
+    }));
 }

@@ -156,3 +156,73 @@ fn base64(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// The text blocks and the `_meta` of one `billing` call by a client whose `initialize`
+/// declares `capabilities`.
+async fn get_invoice_as(capabilities: Value) -> (Vec<String>, Value) {
+    let config: rmcp::model::ClientConfig = serde_json::from_value(json!({
+        "protocolVersion": "2025-11-25",
+        "capabilities": capabilities,
+        "clientInfo": {"name": "fusion-test", "version": "0"}
+    }))
+    .expect("a client config");
+    let transport = TokioChildProcess::new(Command::new(env!("CARGO_BIN_EXE_billing_server")))
+        .expect("the server starts");
+    let client = config.serve(transport).await.expect("the handshake");
+    let arguments = json!({"action": "get_invoice", "id": "INV-0001"});
+    let result = client
+        .call_tool(
+            rmcp::model::CallToolRequestParams::new("billing")
+                .with_arguments(arguments.as_object().cloned().unwrap_or_default()),
+        )
+        .await
+        .expect("tools/call answers");
+    client.cancel().await.expect("the session closes");
+    let result = serde_json::to_value(result).expect("serializes");
+    let texts = result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|block| block["text"].as_str().map(str::to_owned))
+        .collect();
+    (texts, result["_meta"].clone())
+}
+
+/// wire format §4.6 over stdio: a client that declares the MCP Apps extension gets the UI
+/// blocks in `_meta["fusion/ui"]` and none in the model's text; one that does not (or declares
+/// it without the app MIME type) gets today's text.
+#[tokio::test(flavor = "current_thread")]
+async fn ui_blocks_go_to_meta_only_for_a_client_that_renders_apps() {
+    let apps = json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": [MIME]}}});
+    let (texts, meta) = get_invoice_as(apps).await;
+    let moved: Vec<&str> = meta["fusion/ui"]
+        .as_array()
+        .expect("the UI blocks in _meta")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(moved.len(), 1, "{meta}");
+    assert!(moved[0].starts_with("<ui_passthrough type=\"echarts\""));
+    assert!(!texts.iter().any(|t| t.starts_with("<ui_passthrough")));
+
+    let (plain, meta) = get_invoice_as(json!({})).await;
+    assert_eq!(meta, Value::Null);
+    let ui: Vec<&String> = plain
+        .iter()
+        .filter(|t| t.starts_with("<ui_passthrough"))
+        .collect();
+    assert_eq!(ui, [moved[0]]);
+    let rest: Vec<&String> = plain
+        .iter()
+        .filter(|t| !t.starts_with("<ui_passthrough"))
+        .collect();
+    assert_eq!(
+        rest,
+        texts.iter().collect::<Vec<_>>(),
+        "the other blocks are the same bytes"
+    );
+
+    let other = json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html"]}}});
+    let (texts, meta) = get_invoice_as(other).await;
+    assert_eq!((texts, meta), (plain, Value::Null));
+}

@@ -72,6 +72,8 @@ pub struct Wire {
 pub enum Format {
     /// JSON.
     Json,
+    /// Compact JSON.
+    CompactJson,
     /// TOON.
     Toon,
 }
@@ -251,6 +253,7 @@ impl<'a> Model<'a> {
             max_tokens: opts.max_tokens,
             format: opts.format.map(|format| match format {
                 attr::Format::Json => Format::Json,
+                attr::Format::CompactJson => Format::CompactJson,
                 attr::Format::Toon => Format::Toon,
             }),
             context: opts.context.clone(),

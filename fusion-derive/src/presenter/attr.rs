@@ -49,13 +49,29 @@ pub struct ContainerAttrs {
 pub enum Format {
     /// `format = json`.
     Json,
+    /// `format = compact_json`.
+    CompactJson,
     /// `format = toon`.
     Toon,
 }
 
 impl Format {
+    /// The runtime's `Format` variant.
+    pub fn variant(self) -> Ident {
+        let name = match self {
+            Format::Json => "Json",
+            Format::CompactJson => "CompactJson",
+            Format::Toon => "Toon",
+        };
+        Ident::new(name, Span::call_site())
+    }
+
     /// The names `format = ...` accepts, with their formats.
-    const NAMES: [(&'static str, Format); 2] = [("json", Format::Json), ("toon", Format::Toon)];
+    const NAMES: [(&'static str, Format); 3] = [
+        ("json", Format::Json),
+        ("compact_json", Format::CompactJson),
+        ("toon", Format::Toon),
+    ];
 }
 
 /// `#[presenter(agent_limit = 50, context = AppCtx, name = "Invoice", crate = path,
@@ -349,15 +365,15 @@ fn presenter_opts(attr: &Attribute, seen: &mut Seen, out: &mut PresenterOpts, er
     }
 }
 
-/// `json` or `toon`.
-fn data_format(ident: &Ident) -> Result<Format> {
+/// `json`, `compact_json` or `toon`.
+pub fn data_format(ident: &Ident) -> Result<Format> {
     let given = ident.to_string();
     if let Some((_, format)) = Format::NAMES.iter().find(|(name, _)| *name == given) {
         return Ok(*format);
     }
     let fix = match did_you_mean(&given, Format::NAMES.iter().map(|(name, _)| *name)) {
         Some(close) => format!("did you mean `{close}`?"),
-        None => "write `format = toon` or `format = json`".to_owned(),
+        None => "write `format = json`, `format = compact_json` or `format = toon`".to_owned(),
     };
     Err(error(
         ident,

@@ -7,7 +7,7 @@
 //! model gives its own errors and no cascade elsewhere.
 
 mod ast;
-mod attr;
+pub(crate) mod attr;
 mod decl;
 mod expand;
 mod fallback;

@@ -36,6 +36,8 @@ pub struct Tool {
     pub open_world: Option<bool>,
     /// `check = path` on the enum or struct: the check of every action.
     pub check: Option<Expr>,
+    /// `format = compact_json`: the data block format of what the tool presents.
+    pub format: Option<crate::presenter::attr::Format>,
     /// One per action, in declaration order (skipped variants left out).
     pub actions: Vec<Action>,
 }
@@ -146,6 +148,9 @@ impl Tool {
             }
             other => other.map(|(budget, _)| budget),
         };
+        let format = args
+            .ident(key::FORMAT)
+            .and_then(|ident| errors.handle(crate::presenter::attr::data_format(ident)));
         let tool = Tool {
             krate: runtime_path(args.path(key::CRATE).cloned()),
             name,
@@ -174,6 +179,7 @@ impl Tool {
                 (None, Some(_)) => Some(false),
                 (None, None) => None,
             },
+            format,
             actions: Vec::new(),
         };
         (args, tool)

@@ -30,6 +30,7 @@ const SPECS: &[Spec] = &[
     spec(key::IDEMPOTENT, Kind::Flag, "idempotent"),
     spec(key::OPEN_WORLD, Kind::Flag, "open_world"),
     spec(key::CLOSED_WORLD, Kind::Flag, "closed_world"),
+    spec(key::FORMAT, Kind::Ident, "format = compact_json"),
 ];
 
 /// Keys of the container of an enum (a discriminated tool).
@@ -46,6 +47,7 @@ pub const ENUM_KEYS: &[&str] = &[
     key::OPEN_WORLD,
     key::CLOSED_WORLD,
     key::CHECK,
+    key::FORMAT,
 ];
 /// Keys of the container of a struct (a flat tool: the tool and its one action).
 pub const STRUCT_KEYS: &[&str] = &[
@@ -64,6 +66,7 @@ pub const STRUCT_KEYS: &[&str] = &[
     key::OPEN_WORLD,
     key::CLOSED_WORLD,
     key::CHECK,
+    key::FORMAT,
 ];
 /// Keys of a variant (an action).
 pub const VARIANT_KEYS: &[&str] = &[

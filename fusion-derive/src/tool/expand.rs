@@ -19,6 +19,10 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
     let title = tool.title.as_ref().map(|t| quote!(.title(#t)));
     let idempotent = tool.idempotent.then(|| quote!(.idempotent()));
     let open_world = tool.open_world.map(|open| quote!(.open_world(#open)));
+    let format = tool.format.map(|format| {
+        let variant = format.variant();
+        quote!(.format(#p::Format::#variant))
+    });
     let spec = quote!(#p::ToolSpec::new(#name) #description #select #layout #title #idempotent #open_world);
     // Spanned at the user's type, so a type without `JsonSchema` is reported there.
     let spec = match (&tool.output, structured_model(tool)) {
@@ -36,7 +40,7 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
         quote!(.variant(#spec))
     });
     let check = check(&p, tool);
-    impl_tool(input, &p, &quote!(#spec #max_tokens #(#actions)*), &check)
+    impl_tool(input, &p, &quote!(#spec #max_tokens #format #(#actions)*), &check)
 }
 
 /// `const CHECKS` and `fn check` of the `check = path` declarations: the tool's for every call,

@@ -1,7 +1,9 @@
 //! The MCP Apps view of UI blocks: one HTML document that hosts with the MCP Apps extension
 //! (`io.modelcontextprotocol/ui`) show next to a tool result, rendering its `<ui_passthrough>`
-//! blocks for the person (charts, diagrams, tables, markdown, code), while the model keeps
-//! reading the same text blocks.
+//! blocks for the person (charts, diagrams, tables, markdown, code). For a client that declares
+//! the extension ([`renders_apps`]), the blocks travel in the result's `_meta["fusion/ui"]`
+//! ([`UI_META_KEY`]) and not in the model's text (wire format §4.6); other clients get them as
+//! text.
 //!
 //! The document (`assets/mcp-app.html`) speaks the extension's postMessage protocol itself and
 //! loads its libraries (`ECharts`, `Mermaid`, `marked`, `DOMPurify`) from one CDN origin, each pinned to
@@ -13,6 +15,26 @@
 //! ([`ToolDefinition::ui_app`](crate::tool::ToolDefinition::ui_app)).
 
 use serde_json::{Value, json};
+
+pub use crate::response::UI_META_KEY;
+
+/// The extension's identifier, the key a client declares in `capabilities.extensions`.
+pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
+
+/// Whether a client renders MCP Apps (wire format §4.6), from the settings it declares under
+/// [`EXTENSION`] in `capabilities.extensions` (of `initialize`, or of the 2026-07-28 request's
+/// `_meta["io.modelcontextprotocol/clientCapabilities"]`): `None` when it declares no such key.
+/// It does when the settings' `mimeTypes` include [`MIME_TYPE`], the check the official SDK's
+/// servers make (`getUiCapability(...)?.mimeTypes?.includes(RESOURCE_MIME_TYPE)`).
+pub fn renders_apps(settings: Option<&serde_json::Map<String, Value>>) -> bool {
+    let Some(settings) = settings else {
+        return false;
+    };
+    match settings.get("mimeTypes") {
+        Some(Value::Array(types)) => types.iter().any(|t| t.as_str() == Some(MIME_TYPE)),
+        _ => false,
+    }
+}
 
 /// The resource's URI.
 pub const URI: &str = "ui://fusion/blocks";

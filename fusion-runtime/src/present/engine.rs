@@ -32,8 +32,13 @@ use crate::response::{
 )]
 pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// The format of the data block (`#[presenter(format = toon)]`); a call can override it with
-    /// [`Presentation::format`].
+    /// [`Presentation::format`], and a tool with [`ToolSpec::format`](crate::tool::ToolSpec::format).
     const FORMAT: Format = Format::Json;
+
+    /// Whether the presenter declares [`Presenter::FORMAT`] (`#[presenter(format = ...)]`): a
+    /// declared format wins over the tool set's default ([`ToolSet::format`](crate::ToolSet::format)),
+    /// an undeclared one gives way to it.
+    const FORMAT_DECLARED: bool = false;
 
     /// The response budget in tokens (`#[presenter(max_tokens = N)]`, wire format §17.1), if any:
     /// a response presenting this model is fitted to it, or to a tighter budget of the tool, the
@@ -105,6 +110,9 @@ pub struct EmbedSink<'a> {
     skip_ui: bool,
     /// The budget's cut of the child collections (a fitted single value, wire format §17.4).
     cut: Cut,
+    /// The call's selection of the parent's members (only for the top-level presenter's items):
+    /// an embed the selection leaves out presents nothing (wire format §6.8).
+    mask: Option<&'a FieldMask>,
     seen: &'a mut Seen,
     out: &'a mut Vec<EmbedBlock>,
 }
@@ -155,23 +163,48 @@ impl Seen {
 }
 
 impl EmbedSink<'_> {
+    /// Whether the parent's data block keeps its member at `index` (its position in
+    /// [`Model::WIRE_NAMES`]): `false` when the call's `_select` leaves it out, and then the
+    /// embed there presents nothing (wire format §6.8). Generated `embeds` ask before each embed.
+    #[inline]
+    pub fn selected(&self, index: usize) -> bool {
+        self.mask.is_none_or(|mask| mask.contains(index))
+    }
+
     /// Presents `value` as a single child.
     pub fn single<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, value: &T, ctx: &Ctx) {
         if self.static_child::<T, Ctx>(true) {
             return;
         }
-        let parts = Parts::of(Items::One(value), ctx, !self.skip_ui, Cut::NONE, Cut::NONE);
+        let parts = Parts::of(
+            Items::One(value),
+            ctx,
+            !self.skip_ui,
+            Cut::NONE,
+            Cut::NONE,
+            None,
+        );
         self.append(parts);
     }
 
-    /// Presents `items` as a child collection (an empty one still yields its static rules).
+    /// Presents `items` as a child collection; an empty one presents nothing (wire format §6.8).
     pub fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, items: &[T], ctx: &Ctx) {
+        if items.is_empty() {
+            return;
+        }
         // A budget cut adds its summary (wire format §17.4): then the child is presented.
         let uncut = self.cut.cap.is_none_or(|cap| items.len() <= cap);
         if self.static_child::<T, Ctx>(uncut) {
             return;
         }
-        let parts = Parts::of(Items::Many(items), ctx, !self.skip_ui, self.cut, Cut::NONE);
+        let parts = Parts::of(
+            Items::Many(items),
+            ctx,
+            !self.skip_ui,
+            self.cut,
+            Cut::NONE,
+            None,
+        );
         self.append(parts);
     }
 
@@ -286,20 +319,22 @@ impl Parts {
     ///
     /// With `with_ui` false (an embedded child of a parent item other than the first, whose UI
     /// would be dropped anyway, wire format §6.8), UI callbacks are not evaluated at all. `cut`
-    /// cuts `items` (a collection), `embed_cut` the child collections of each kept item.
+    /// cuts `items` (a collection), `embed_cut` the child collections of each kept item; `mask`
+    /// is the call's selection (the top-level presenter's), which silences de-selected embeds.
     fn of<T: Presenter<Ctx>, Ctx: ?Sized>(
         items: Items<'_, T>,
         ctx: &Ctx,
         with_ui: bool,
         cut: Cut,
         embed_cut: Cut,
+        mask: Option<&FieldMask>,
     ) -> Parts {
         let (shown, summary) = cut_items(items, cut);
         let each: &[T] = match shown {
             Items::One(item) => std::slice::from_ref(item),
             Items::Many(kept) => kept,
         };
-        let mut growing = ItemParts::new::<T, Ctx>(with_ui, embed_cut);
+        let mut growing = ItemParts::new::<T, Ctx>(with_ui, embed_cut, mask);
         for item in each {
             growing.push(item, ctx);
         }
@@ -332,7 +367,7 @@ impl Parts {
 /// where they were after an earlier item ([`ItemParts::rewind`]) and takes the collection's
 /// parts off again ([`ItemParts::uncollect`]), so that trying several prefixes presents each
 /// item about once.
-pub(crate) struct ItemParts {
+pub(crate) struct ItemParts<'m> {
     parts: Parts,
     seen: Seen,
     /// How many items are pushed.
@@ -340,6 +375,9 @@ pub(crate) struct ItemParts {
     /// Whether UI callbacks run (for the first item's embeds: wire format §6.8).
     with_ui: bool,
     embed_cut: Cut,
+    /// The call's selection of the top-level presenter's members: a de-selected embed presents
+    /// nothing (wire format §6.8).
+    mask: Option<&'m FieldMask>,
     /// When the collection's parts are in: where the items' parts ended, and `budget_cut` then.
     collected: Option<(Mark, bool)>,
 }
@@ -354,9 +392,13 @@ pub(crate) struct Mark {
     static_children: usize,
 }
 
-impl ItemParts {
+impl<'m> ItemParts<'m> {
     /// No item yet: the static item rules of `T` only.
-    pub(crate) fn new<T: Presenter<Ctx>, Ctx: ?Sized>(with_ui: bool, embed_cut: Cut) -> Self {
+    pub(crate) fn new<T: Presenter<Ctx>, Ctx: ?Sized>(
+        with_ui: bool,
+        embed_cut: Cut,
+        mask: Option<&'m FieldMask>,
+    ) -> Self {
         let mut parts = Parts {
             ui: Vec::new(),
             embeds: Vec::new(),
@@ -373,6 +415,7 @@ impl ItemParts {
             items: 0,
             with_ui,
             embed_cut,
+            mask,
             collected: None,
         }
     }
@@ -386,6 +429,7 @@ impl ItemParts {
             &mut EmbedSink {
                 skip_ui: !self.with_ui || self.items > 0,
                 cut: self.embed_cut,
+                mask: self.mask,
                 seen: &mut self.seen,
                 out: &mut self.parts.embeds,
             },
@@ -541,6 +585,8 @@ pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
     pub(crate) selection: Option<&'a Selection>,
     /// `None`: the presenter's [`Presenter::FORMAT`].
     pub(crate) format: Option<Format>,
+    /// The format when neither the call nor the presenter chooses one (the tool set's default).
+    pub(crate) default_format: Option<Format>,
     /// The budget of the call, the tool or the tool set (wire format §17.1), the tightest one.
     pub(crate) max_tokens: Option<usize>,
 }
@@ -552,6 +598,7 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         ctx: &(),
         selection: None,
         format: None,
+        default_format: None,
         max_tokens: None,
     }
 }
@@ -563,6 +610,7 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         ctx: &(),
         selection: None,
         format: None,
+        default_format: None,
         max_tokens: None,
     }
 }
@@ -596,6 +644,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             ctx,
             selection: self.selection,
             format: self.format,
+            default_format: self.default_format,
             max_tokens: self.max_tokens,
         }
     }
@@ -607,12 +656,41 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
         self
     }
 
+    /// Writes the data block in `format` when neither this presentation
+    /// ([`Presentation::format`]) nor the presenter (`#[presenter(format = ...)]`) chooses one:
+    /// the tool set's server-wide default ([`ToolSet::format`](crate::ToolSet::format)).
+    pub fn default_format(mut self, format: Format) -> Self {
+        self.default_format = Some(format);
+        self
+    }
+
+    /// The data block's format: this presentation's, else the presenter's declared one, else the
+    /// default, else the presenter's [`Presenter::FORMAT`] (JSON).
+    pub(crate) fn resolved_format(&self) -> Format
+    where
+        T: Presenter<Ctx>,
+    {
+        match (self.format, self.default_format) {
+            (Some(format), _) => format,
+            (None, Some(default)) if !T::FORMAT_DECLARED => default,
+            _ => T::FORMAT,
+        }
+    }
+
     /// Fits the response to `max_tokens` tokens (wire format §17): a collection keeps the longest
     /// prefix of items that fits, a single value cuts its embedded collections, and a truncation
     /// summary says so. The tightest of this, the presenter's, the tool's and the tool set's
     /// budget wins.
     pub fn max_tokens(self, max_tokens: usize) -> Self {
         self.within(Some(max_tokens))
+    }
+
+    /// How many items this presents (1 for a single value).
+    pub(crate) fn items_len(&self) -> usize {
+        match self.items {
+            Items::One(_) => 1,
+            Items::Many(items) => items.len(),
+        }
     }
 
     /// Tightens the budget to `max_tokens` when one is given (the tool layer's budget).
@@ -672,7 +750,11 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
                 (Items::Many(items), None) => json::to_string(items)?,
                 (Items::Many(items), Some(mask)) => json::to_string(&SelectedAll { items, mask })?,
             };
-            ResponseBuilder::json_text(text)
+            if self.format == Format::CompactJson {
+                ResponseBuilder::json_text(json::compact(&text))
+            } else {
+                ResponseBuilder::json_text(text)
+            }
         };
         Ok(self.with_parts(builder, items, cut, embed_cut))
     }
@@ -686,7 +768,7 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
         cut: Cut,
         embed_cut: Cut,
     ) -> (ResponseBuilder, bool) {
-        let parts = Parts::of(items, self.ctx, true, cut, embed_cut);
+        let parts = Parts::of(items, self.ctx, true, cut, embed_cut, self.mask);
         let budget_cut = parts.budget_cut;
         (parts.into_builder(builder), budget_cut)
     }

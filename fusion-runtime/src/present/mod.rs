@@ -32,6 +32,7 @@ pub(crate) mod embed;
 pub(crate) mod engine;
 pub(crate) mod expansion;
 mod fit;
+pub(crate) mod page;
 
 pub(crate) use engine::tightest;
 
@@ -41,6 +42,7 @@ pub use callbacks::{
 };
 pub use embed::{Embed, Embeddable, EmbeddableIn};
 pub use engine::{EmbedSink, Present, Presentation, present, present_all};
+pub use page::{PageInfo, Paged};
 
 pub use crate::model::{Field, FieldMask, Model, NoField, UnknownField};
 pub use crate::response::{Format, Rules, Suggestions};

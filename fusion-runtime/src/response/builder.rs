@@ -69,6 +69,35 @@ impl ResponseBuilder {
         self.presented = Some(presented);
     }
 
+    /// The JSON value the data block holds (what the testing view shows), `None` for text.
+    pub(crate) fn data_value(&self) -> Option<serde_json::Value> {
+        match &self.data.view {
+            ViewData::Json(_) => Some(super::view::parse_wire(&self.data.text)),
+            ViewData::Toon(value) => Some(value.clone()),
+            ViewData::ToonJson(json, _) => Some(super::view::parse_wire(json)),
+            ViewData::Text(_) => None,
+        }
+    }
+
+    /// The same blocks with the data block of `other` (a paged envelope, for one).
+    pub(crate) fn replace_data(mut self, other: ResponseBuilder) -> Self {
+        self.data = other.data;
+        self
+    }
+
+    /// A JSON data block of `value` written per wire format §3, or §3.8 when `compact`.
+    pub(crate) fn json_value(
+        value: &serde_json::Value,
+        compact: bool,
+    ) -> Result<Self, EncodeError> {
+        let text = json::to_string(value)?;
+        Ok(if compact {
+            ResponseBuilder::json_text(json::compact(&text))
+        } else {
+            ResponseBuilder::json_text(text)
+        })
+    }
+
     /// A text data block: the text after wire format §5.3, `OK` when empty.
     ///
     /// ```
@@ -285,6 +314,7 @@ impl ResponseBuilder {
                 suggestions: view_suggestions,
             },
             presented,
+            meta_ui: Vec::new(),
         }
     }
 }

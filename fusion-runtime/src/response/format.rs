@@ -12,6 +12,10 @@ pub enum Format {
     /// The wire value as JSON (wire format §3), the default.
     #[default]
     Json,
+    /// The wire value as compact JSON (wire format §3.8): §3's bytes without the layout's line
+    /// breaks and spaces, about 30% fewer tokens for the same value. The testing view reports it
+    /// as [`Format::Json`].
+    CompactJson,
     /// The wire value as TOON (wire format §9) with the pipe delimiter: nested models as TOON objects,
     /// uniform lists of models (a collection, an invoice's lines) as tables. Fewer tokens for
     /// collections and uniform nested lists.
@@ -22,10 +26,10 @@ pub enum Format {
 }
 
 impl Format {
-    /// `json`, `toon` or `text`, as wire format §14.2 names them.
+    /// `json`, `toon` or `text`, as wire format §14.2 names them (compact JSON is `json`).
     pub fn as_str(self) -> &'static str {
         match self {
-            Format::Json => "json",
+            Format::Json | Format::CompactJson => "json",
             Format::Toon => "toon",
             Format::Text => "text",
         }

@@ -36,5 +36,5 @@ pub use format::Format;
 pub(crate) use lists::DedupIndex;
 pub use lists::{ItemGroup, ItemKey, ManyPiece, Rules, Suggestion, Suggestions};
 pub(crate) use tool_response::Presented;
-pub use tool_response::ToolResponse;
+pub use tool_response::{ToolResponse, UI_META_KEY};
 pub use wrap::{IntoToolResponse, Json, WrapError, success, success_structured};

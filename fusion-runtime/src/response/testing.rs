@@ -39,7 +39,7 @@ pub use super::view::{TestingView, ViewValue};
 
 /// The wire format §3 JSON writer the data blocks are written with, for tests that compare against it.
 pub mod json {
-    pub use crate::encode::json::{number_text, to_string};
+    pub use crate::encode::json::{compact, number_text, to_string};
 }
 
 /// The injection-safety primitives of wire format §5 the wire is escaped with, for tests that check

@@ -11,7 +11,8 @@ use super::view::{TestingView, ViewData, ViewParts};
 /// audio and resource content after the text blocks ([`crate::content`]).
 ///
 /// It serializes exactly as an MCP `CallToolResult`: members `content`, `structuredContent` (only
-/// when present) and `isError` (only when set), each block `{"type":"text","text":...}`, then
+/// when present), `isError` (only when set) and `_meta` (only when UI blocks were moved there for
+/// an MCP Apps host, [`ToolResponse::ui_to_meta`]), each block `{"type":"text","text":...}`, then
 /// the other content blocks.
 ///
 /// ```
@@ -31,7 +32,18 @@ pub struct ToolResponse {
     /// The model the response presents, if a presenter built it (never serialized): the tool
     /// layer checks it against the action's `returns`.
     pub(crate) presented: Option<Presented>,
+    /// The `<ui_passthrough>` blocks moved out of `content` for a host that renders MCP Apps
+    /// ([`ToolResponse::ui_to_meta`]), in wire order: `_meta["fusion/ui"]`.
+    pub(crate) meta_ui: Vec<String>,
 }
+
+/// The `_meta` key of the UI blocks a host that renders MCP Apps shows to the person (wire
+/// format §4.6): `"fusion/ui"`.
+pub const UI_META_KEY: &str = "fusion/ui";
+
+/// The start of a truncation summary's block (wire format §4.5, §17.3): the one UI block that
+/// stays in `content` for the model, which must know what it is missing (wire format §4.6).
+const TRUNCATION_SUMMARY: &str = "<ui_passthrough type=\"summary\">\n\u{1F4CA} **Summary**: \u{26A0}\u{FE0F} Dataset truncated. ";
 
 /// Which model a presented response shows, and whether as a collection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +89,48 @@ impl ToolResponse {
             view_data: ViewData::Text(None),
             view_parts: ViewParts::default(),
             presented: None,
+            meta_ui: Vec::new(),
         }
+    }
+
+    /// The response for a client that renders MCP Apps (wire format §4.6): every
+    /// `<ui_passthrough>` block after the data block, except a truncation summary, moves from
+    /// `content` to `_meta["fusion/ui"]` ([`UI_META_KEY`]), in order, where the view reads it
+    /// and the model does not. Rules, suggestions, hints and the data block stay. A response
+    /// without UI blocks is unchanged, and so is one already moved.
+    #[must_use]
+    pub fn ui_to_meta(mut self) -> Self {
+        let mut index = 1;
+        while index < self.blocks.len() {
+            let block = &self.blocks[index];
+            if block.starts_with("<ui_passthrough ") && !block.starts_with(TRUNCATION_SUMMARY) {
+                let moved = self.blocks.remove(index);
+                self.meta_ui.push(moved);
+            } else {
+                index += 1;
+            }
+        }
+        self
+    }
+
+    /// The response with a JSON data block written compact (wire format §3.8), for a tool or tool
+    /// set whose format is [`Format::CompactJson`](super::Format::CompactJson); any other data
+    /// block (text, TOON, an error envelope) is left as it is.
+    #[must_use]
+    pub(crate) fn compact_json_data(mut self) -> Self {
+        if matches!(self.view_data, ViewData::Json(_))
+            && self.is_error.is_none()
+            && let Some(data) = self.blocks.first_mut()
+        {
+            *data = crate::encode::json::compact(data);
+        }
+        self
+    }
+
+    /// The UI blocks [`ToolResponse::ui_to_meta`] moved to `_meta["fusion/ui"]` (empty unless
+    /// it ran).
+    pub fn meta_ui(&self) -> &[String] {
+        &self.meta_ui
     }
 
     /// The block texts, in wire order.
@@ -170,7 +223,8 @@ impl Serialize for ToolResponse {
         }
         let len = 1
             + usize::from(self.structured_content.is_some())
-            + usize::from(self.is_error.is_some());
+            + usize::from(self.is_error.is_some())
+            + usize::from(!self.meta_ui.is_empty());
         let mut result = serializer.serialize_struct("CallToolResult", len)?;
         result.serialize_field("content", &Blocks(&self.blocks, &self.contents))?;
         if let Some(structured) = &self.structured_content {
@@ -178,6 +232,20 @@ impl Serialize for ToolResponse {
         }
         if let Some(is_error) = self.is_error {
             result.serialize_field("isError", &is_error)?;
+        }
+        if !self.meta_ui.is_empty() {
+            struct Meta<'a>(&'a [String]);
+            impl Serialize for Meta<'_> {
+                fn serialize<S: serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> Result<S::Ok, S::Error> {
+                    let mut map = serializer.serialize_map(Some(1))?;
+                    map.serialize_entry(UI_META_KEY, self.0)?;
+                    map.end()
+                }
+            }
+            result.serialize_field("_meta", &Meta(&self.meta_ui))?;
         }
         result.end()
     }

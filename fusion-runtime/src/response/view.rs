@@ -41,7 +41,7 @@ impl ViewData {
 /// text is the writing of a value this process already held and serialized, however deep, and the
 /// view must show that value (the limit turns a deeper one into `null`). The feature is off by
 /// default because it switches `serde_json`'s `unbounded_depth` on for the whole build.
-fn parse_wire(text: &str) -> serde_json::Value {
+pub(crate) fn parse_wire(text: &str) -> serde_json::Value {
     use serde::Deserialize;
     let mut deserializer = serde_json::Deserializer::from_str(text);
     #[cfg(feature = "exact-view")]

@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::model::{Model, Selection};
 use crate::present::{Presentation, present, present_all};
 use crate::response::testing::ViewValue;
-use crate::response::{IntoToolResponse, Presented, ToolError, ToolResponse, WrapError};
+use crate::response::{Format, IntoToolResponse, Presented, ToolError, ToolResponse, WrapError};
 
 /// The context of one call: which tool and action run, and the checked `_select`.
 ///
@@ -37,6 +37,10 @@ pub struct Call {
     pub(crate) presents: Arc<[Presented]>,
     /// The response budget of the tool and the tool set, the tighter one (wire format §17.1).
     pub(crate) max_tokens: Option<usize>,
+    /// The tool's data block format ([`ToolSpec::format`](crate::tool::ToolSpec::format)).
+    pub(crate) format: Option<Format>,
+    /// The tool set's default format ([`ToolSet::format`](crate::ToolSet::format)).
+    pub(crate) default_format: Option<Format>,
 }
 
 impl Call {
@@ -55,7 +59,18 @@ impl Call {
             structured: false,
             presents: Arc::from([]),
             max_tokens: None,
+            format: None,
+            default_format: None,
         }
+    }
+
+    /// The same context with the tool's data block format and the tool set's default (wire
+    /// format §2.4), which [`Call::present`] and [`Call::present_all`] apply.
+    #[must_use]
+    pub fn with_formats(mut self, format: Option<Format>, default_format: Option<Format>) -> Self {
+        self.format = format;
+        self.default_format = default_format;
+        self
     }
 
     /// The same context with a response budget of `max_tokens` tokens (wire format §17): what this
@@ -106,17 +121,28 @@ impl Call {
     }
 
     /// Presents a single value with the call's selection (wire format §6, §7.4).
+    ///
+    /// The presentation carries the call's budget and formats: the tool's
+    /// ([`ToolSpec::format`](crate::tool::ToolSpec::format)), else the presenter's declared one,
+    /// else the tool set's ([`ToolSet::format`](crate::ToolSet::format)).
     pub fn present<'a, T: Model>(&'a self, value: &'a T) -> Presentation<'a, T> {
-        present(value)
-            .select(&self.selection)
-            .within(self.max_tokens)
+        self.shaped(present(value))
     }
 
-    /// Presents a collection with the call's selection.
+    /// Presents a collection with the call's selection, budget and formats.
     pub fn present_all<'a, T: Model>(&'a self, items: &'a [T]) -> Presentation<'a, T> {
-        present_all(items)
-            .select(&self.selection)
-            .within(self.max_tokens)
+        self.shaped(present_all(items))
+    }
+
+    fn shaped<'a, T>(&'a self, presentation: Presentation<'a, T>) -> Presentation<'a, T> {
+        let mut presentation = presentation.select(&self.selection).within(self.max_tokens);
+        if let Some(format) = self.format {
+            presentation = presentation.format(format);
+        }
+        if let Some(format) = self.default_format {
+            presentation = presentation.default_format(format);
+        }
+        presentation
     }
 
     /// Runs `handler` and turns its result into the response: a failure or a panic becomes
@@ -209,7 +235,7 @@ impl Call {
             // of the two reasons.
             Ok(Ok(response)) => match self.structure(response) {
                 Ok(response) => match self.undeclared_model(&response) {
-                    None => response,
+                    None => self.lean(response),
                     Some(presented) => {
                         let text = FailureText::UndeclaredModel {
                             presented,
@@ -222,6 +248,18 @@ impl Call {
             },
             Ok(Err(failure)) => self.internal_error(report, &FailureText::Error(&failure)),
             Err(panic) => self.internal_error(report, &FailureText::Panic(&*panic)),
+        }
+    }
+
+    /// wire format §2.4: a JSON data block the handler wrote without a presenter (a plain value,
+    /// `Json`, structured output) is compact when the tool's format, or else the tool set's, is
+    /// compact JSON; a presented one already has its format.
+    fn lean(&self, response: ToolResponse) -> ToolResponse {
+        let compact = self.format.or(self.default_format) == Some(Format::CompactJson);
+        if compact && response.presented.is_none() {
+            response.compact_json_data()
+        } else {
+            response
         }
     }
 

@@ -78,6 +78,8 @@ pub struct ToolDefinition {
     pub(super) advertise_max_tokens: bool,
     /// The fixed suggestion targets of the models it presents: (model type name, target).
     pub(super) suggests: Vec<(&'static str, &'static str)>,
+    /// The tool's data block format ([`ToolSpec::format`](super::ToolSpec::format)).
+    pub(super) format: Option<crate::response::Format>,
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type

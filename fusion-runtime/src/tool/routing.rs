@@ -88,6 +88,8 @@ impl ToolDefinition {
             structured: action.structured,
             presents: action.presents.clone(),
             max_tokens: self.max_tokens,
+            format: self.format,
+            default_format: None,
         };
         Ok((arguments, call))
     }

@@ -266,6 +266,7 @@ impl<'a> Builder<'a> {
             max_tokens: self.spec.max_tokens,
             advertise_max_tokens: self.spec.advertise_max_tokens,
             suggests: self.suggests(),
+            format: self.spec.format,
         })
     }
 

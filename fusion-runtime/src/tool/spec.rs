@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::description::Layout;
 use crate::model::Model;
+use crate::response::Format;
 
 /// The declaration of one tool.
 ///
@@ -46,6 +47,8 @@ pub struct ToolSpec {
     pub(crate) idempotent: bool,
     /// `annotations.openWorldHint`, when declared.
     pub(crate) open_world: Option<bool>,
+    /// The data block format of what the tool presents (wire format §2.4).
+    pub(crate) format: Option<Format>,
 }
 
 /// Which action an [`ActionSpec`] is about.
@@ -73,6 +76,7 @@ impl ToolSpec {
             title: None,
             idempotent: false,
             open_world: None,
+            format: None,
         }
     }
 
@@ -94,6 +98,15 @@ impl ToolSpec {
     /// Unset, the entry does not say (MCP clients then assume `true`).
     pub fn open_world(mut self, open: bool) -> Self {
         self.open_world = Some(open);
+        self
+    }
+
+    /// Writes the data block of everything this tool presents through
+    /// [`Call::present`](crate::Call::present) in `format` (wire format §2.4): compact JSON or
+    /// TOON for fewer tokens. It wins over the presenter's and the tool set's format; a handler's
+    /// own [`Presentation::format`](crate::present::Presentation::format) wins over it.
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = Some(format);
         self
     }
 

@@ -18,7 +18,7 @@ use super::handler::{AsyncHandler, Handler};
 use super::input::Tool;
 use super::routing::read_tool;
 use super::targets::{self, Resolution, resolve};
-use crate::response::{ToolError, ToolResponse};
+use crate::response::{Format, ToolError, ToolResponse};
 
 /// Wakes a thread parked in [`block_on`].
 struct ThreadWaker(std::thread::Thread);
@@ -183,6 +183,8 @@ pub struct ToolSet<S = ()> {
     state: Arc<S>,
     /// The response budget of every tool (wire format §17.1).
     max_tokens: Option<usize>,
+    /// The data block format of every tool's presentations, unless chosen closer (wire format §2.4).
+    format: Option<Format>,
 }
 
 impl Default for ToolSet {
@@ -228,7 +230,21 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
             reporter: Arc::new(report_to_stderr),
             state,
             max_tokens: None,
+            format: None,
         }
+    }
+
+    /// The server-wide default format of the data blocks presented through
+    /// [`Call::present`](crate::Call::present) (wire format §2.4): one line to choose the
+    /// trade-off for every tool, as [`Format::CompactJson`] (the same JSON value in about 30%
+    /// fewer tokens) or [`Format::Toon`] (tables, fewer still for uniform collections, at some
+    /// accuracy risk in multi-turn tool use). A presenter's declared format
+    /// (`#[presenter(format = ...)]`), a tool's ([`ToolSpec::format`](crate::tool::ToolSpec::format))
+    /// and a handler's ([`Presentation::format`](crate::present::Presentation::format)) win over it.
+    #[must_use]
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = Some(format);
+        self
     }
 
     /// Fits every presented response of every tool to `max_tokens` tokens (wire format §17), or
@@ -550,6 +566,7 @@ impl<S> ToolSet<S> {
             reporter: self.reporter,
             state: Arc::new(()),
             max_tokens: self.max_tokens,
+            format: self.format,
         }
     }
 
@@ -569,6 +586,10 @@ impl<S> ToolSet<S> {
         };
         let (arguments, call) = entry.definition.parse(arguments)?;
         let budget = crate::present::tightest(call.max_tokens, self.max_tokens);
-        Ok((entry, arguments, call.with_max_tokens(budget)))
+        let format = call.format;
+        let call = call
+            .with_max_tokens(budget)
+            .with_formats(format, self.format);
+        Ok((entry, arguments, call))
     }
 }

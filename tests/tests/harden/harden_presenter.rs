@@ -217,8 +217,9 @@ trait Expect: Sized {
     fn collection_suggestions(_items: &[Self]) -> Vec<(String, String)> {
         Vec::new()
     }
-    /// The embed fields in declaration order: `None` when absent, else (items, as a collection).
-    fn embed_fields(&self) -> Vec<Option<EmbedValue<'_>>> {
+    /// The embed fields in declaration order, with their wire names: `None` when absent (or an
+    /// empty collection, wire format §6.8), else (items, as a collection).
+    fn embed_fields(&self) -> Vec<(&'static str, Option<EmbedValue<'_>>)> {
         Vec::new()
     }
     /// The wire value of one item (redaction applied).
@@ -229,7 +230,7 @@ trait Expect: Sized {
 type EmbedValue<'a> = Box<dyn Fn(bool) -> Parts + 'a>;
 
 fn embed_value<C: Expect>(items: &[C], many: bool) -> EmbedValue<'_> {
-    Box::new(move |with_ui| parts(items, many, with_ui))
+    Box::new(move |with_ui| parts(items, many, with_ui, &[]))
 }
 
 /// wire format §4.5.
@@ -240,7 +241,9 @@ fn truncation_summary(shown: usize, hidden: usize) -> UiBlock {
 }
 
 /// wire format §6.2 steps 1 and 3–6 (a single value is `items` of length 1 with `many` false).
-fn parts<T: Expect>(items: &[T], many: bool, with_ui: bool) -> Parts {
+/// `selection` is the call's `_select` (the top-level presenter's): a de-selected embed says
+/// nothing (wire format §6.8).
+fn parts<T: Expect>(items: &[T], many: bool, with_ui: bool, selection: &[String]) -> Parts {
     let shown = match T::LIMIT {
         Some(limit) if many && items.len() > limit => &items[..limit],
         _ => items,
@@ -261,7 +264,11 @@ fn parts<T: Expect>(items: &[T], many: bool, with_ui: bool) -> Parts {
     let mut seen: Vec<Block> = Vec::new();
     for (index, item) in shown.iter().enumerate() {
         let skip_ui = !with_ui || index > 0;
-        for field in item.embed_fields().into_iter().flatten() {
+        let fields = item.embed_fields().into_iter();
+        let kept = fields.filter(|(name, _)| {
+            selection.is_empty() || selection.iter().any(|selected| selected == name)
+        });
+        for field in kept.filter_map(|(_, field)| field) {
             let child = field(!skip_ui);
             let mut contributed: Vec<Contributed> = Vec::new();
             if !skip_ui {
@@ -363,12 +370,19 @@ impl Expect for Item {
         out
     }
 
-    fn embed_fields(&self) -> Vec<Option<EmbedValue<'_>>> {
+    fn embed_fields(&self) -> Vec<(&'static str, Option<EmbedValue<'_>>)> {
         vec![
-            self.owner
-                .as_ref()
-                .map(|owner| embed_value(std::slice::from_ref(owner), false)),
-            Some(embed_value(&self.children, true)),
+            (
+                "owner",
+                self.owner
+                    .as_ref()
+                    .map(|owner| embed_value(std::slice::from_ref(owner), false)),
+            ),
+            // wire format §6.8: an empty collection embeds nothing.
+            (
+                "children",
+                (!self.children.is_empty()).then(|| embed_value(&self.children, true)),
+            ),
         ]
     }
 
@@ -407,12 +421,13 @@ impl Expect for Child {
         vec![ui::summary(format!("{} children", items.len()))]
     }
 
-    fn embed_fields(&self) -> Vec<Option<EmbedValue<'_>>> {
-        vec![
+    fn embed_fields(&self) -> Vec<(&'static str, Option<EmbedValue<'_>>)> {
+        vec![(
+            "leaf",
             self.leaf
                 .as_ref()
                 .map(|leaf| embed_value(std::slice::from_ref(leaf), false)),
-        ]
+        )]
     }
 
     fn wire(&self) -> Value {
@@ -528,7 +543,7 @@ fn check(
     };
     match format {
         // A presentation asked for text writes JSON.
-        Format::Json | Format::Text => {
+        Format::Json | Format::CompactJson | Format::Text => {
             let parsed: Value = serde_json::from_str(data)
                 .map_err(|e| TestCaseError::fail(format!("{e}: {data}")))?;
             prop_assert_eq!(&parsed, wire_value);
@@ -637,7 +652,7 @@ fn selection() -> impl Strategy<Value = Vec<String>> {
 }
 
 fn format() -> impl Strategy<Value = Format> {
-    prop::sample::select(vec![Format::Json, Format::Toon])
+    prop::sample::select(vec![Format::Json, Format::CompactJson, Format::Toon])
 }
 
 proptest! {
@@ -652,7 +667,7 @@ proptest! {
         let selection = Selection::new(names.clone());
         let response = item.present().select(&selection).format(format).build().unwrap();
         let wire_value = selected(item.wire(), &names);
-        check(&response, &wire_value, &parts(std::slice::from_ref(&item), false, true), format)?;
+        check(&response, &wire_value, &parts(std::slice::from_ref(&item), false, true, &names), format)?;
     }
 
     #[test]
@@ -665,7 +680,7 @@ proptest! {
         let response = Item::present_all(&items).select(&selection).format(format).build().unwrap();
         let shown = &items[..items.len().min(AGENT_LIMIT)];
         let wire_value = Value::Array(shown.iter().map(|i| selected(i.wire(), &names)).collect());
-        check(&response, &wire_value, &parts(&items, true, true), format)?;
+        check(&response, &wire_value, &parts(&items, true, true, &names), format)?;
     }
 }
 
@@ -695,22 +710,20 @@ fn the_expectation_matches_a_hand_checked_case() {
     let response = Item::present_all(&items).build().unwrap();
     let blocks = response.blocks();
     // Collection UI (summary, list, table); the owner's UI, rules and suggestion, once for both
-    // items; the empty children collection's UI (item 0 only) and static rule (item b's equal
-    // blocks are dropped); then the item rules and suggestions.
-    assert_eq!(blocks.len(), 1 + 3 + 3 + 2 + 2, "{blocks:#?}");
+    // items (item b's equal blocks are dropped); the empty children collections say nothing
+    // (wire format §6.8); then the item rules and suggestions.
+    assert_eq!(blocks.len(), 1 + 3 + 3 + 2, "{blocks:#?}");
     assert_eq!(
-        blocks[4..9],
+        blocks[4..7],
         [
             "<ui_passthrough type=\"markdown\">\nc\n</ui_passthrough>",
             "<domain_rules>\n- Child rule.\n- Child c\n</domain_rules>",
             "<action_suggestions>\n- child.c: h\n</action_suggestions>",
-            "<ui_passthrough type=\"summary\">\n\u{1F4CA} **Summary**: 0 children\n</ui_passthrough>",
-            "<domain_rules>\n- Child rule.\n</domain_rules>",
         ]
     );
     let text = response.text();
     assert_eq!(
         fusion_tests::wire::parse(&text).unwrap()[1..],
-        expected_blocks(&parts(&items, true, true))[..]
+        expected_blocks(&parts(&items, true, true, &[]))[..]
     );
 }

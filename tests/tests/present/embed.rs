@@ -212,7 +212,7 @@ fn every_embed_shape_and_the_child_agent_limit() {
         optional_vec: Some(lines.to_vec()),
     };
     let response = shapes.present().build().unwrap();
-    // The empty Vec still yields the child's static rules; the slice is a collection cut by the
+    // The empty Vec says nothing (wire format §6.8); the slice is a collection cut by the
     // child's agent limit (its truncation summary is child UI), in the data block too (V100).
     insta::assert_snapshot!("embed_shapes", listing(&response));
     assert!(!response.blocks()[0].contains("\"sku\": \"B\""));
@@ -452,4 +452,86 @@ fn the_embedded_cut_holds_at_every_depth_with_a_selection_and_in_toon() {
         .unwrap();
     assert!(!toon.blocks()[0].contains("c|"), "{}", toon.blocks()[0]);
     assert!(toon.blocks()[0].contains("tasks[2"), "{}", toon.blocks()[0]);
+}
+
+/// A tagged note: a static rule, a generated table of tags and a suggestion, as in the issue's
+/// notes vault.
+#[derive(Presenter, Clone)]
+#[rule("Tags are lowercase; search by tag with notes.search_tag.")]
+#[collection_ui(table(name))]
+#[suggest(tool = "notes.search_tag", reason = "Search by this tag")]
+struct Tag {
+    name: &'static str,
+}
+
+/// A search answer: a total and the tags it touched.
+#[derive(Presenter)]
+#[rule("total counts every match, not only the ones shown.")]
+struct TagSearch {
+    total: u32,
+    #[embed]
+    tags: Vec<Tag>,
+    #[embed]
+    top: Option<Tag>,
+}
+
+#[test]
+fn an_empty_embed_says_nothing() {
+    let search = TagSearch {
+        total: 0,
+        tags: Vec::new(),
+        top: None,
+    };
+    assert_blocks(
+        &search.present().build().unwrap(),
+        &[
+            "{\n  \"total\": 0,\n  \"tags\": [],\n  \"top\": null\n}",
+            "<domain_rules>\n- total counts every match, not only the ones shown.\n</domain_rules>",
+        ],
+    );
+    // A top-level empty collection still speaks: its static rules and collection UI say how to
+    // read "nothing found" (wire format §6.8, V23, V27).
+    let response = Tag::present_all(&[]).build().unwrap();
+    assert_eq!(response.view().rules().len(), 1);
+    assert_eq!(response.view().ui().len(), 1);
+}
+
+#[test]
+fn a_deselected_embed_says_nothing() {
+    let search = TagSearch {
+        total: 2,
+        tags: vec![Tag { name: "rust" }, Tag { name: "mcp" }],
+        top: Some(Tag { name: "rust" }),
+    };
+    let total = fusion_runtime::Selection::new(["total"]);
+    assert_blocks(
+        &search.present().select(&total).build().unwrap(),
+        &[
+            "{\n  \"total\": 2\n}",
+            "<domain_rules>\n- total counts every match, not only the ones shown.\n</domain_rules>",
+        ],
+    );
+    // Selecting `top` brings back its child's blocks, and only its own (`tags` stays silent).
+    let top = fusion_runtime::Selection::new(["top"]);
+    let response = search.present().select(&top).build().unwrap();
+    assert_eq!(
+        response.blocks()[0],
+        "{\n  \"top\": {\n    \"name\": \"rust\"\n  }\n}"
+    );
+    assert!(
+        response
+            .text()
+            .contains("notes.search_tag: Search by this tag")
+    );
+    assert!(
+        !response.text().contains("| name |"),
+        "the collection UI of `tags`"
+    );
+    // Without a selection every embed speaks.
+    let whole = search.present().build().unwrap();
+    assert!(
+        whole
+            .text()
+            .contains("| name |\n| --- |\n| rust |\n| mcp |")
+    );
 }

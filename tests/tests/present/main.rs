@@ -6,6 +6,8 @@ mod declares_ui;
 mod embed;
 mod embed_static;
 mod hygiene;
+mod lean;
+mod page;
 // Public: `missing_docs` only looks at items reachable from the crate root, and this module
 // checks that the expansion's public items pass it.
 mod budget;

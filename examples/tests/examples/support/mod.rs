@@ -55,9 +55,7 @@ pub const V70: &str = r#"isError absent
 pub const V71: &str = r#"isError absent
 [0] "{\n  \"id\": \"INV-0001\",\n  \"status\": \"paid\"\n}"
 [1] "<ui_passthrough type=\"echarts\" title=\"Amount (EUR)\" width=\"half\" priority=\"1\">\n```echarts\n{\n  \"series\": [\n    {\n      \"type\": \"gauge\",\n      \"data\": [\n        {\n          \"value\": 8261.99\n        }\n      ]\n    }\n  ]\n}\n```\n</ui_passthrough>"
-[2] "<domain_rules>\n- customer.email is redacted for privacy; never ask the user for it.\n</domain_rules>"
-[3] "<domain_rules>\n- unit_price_cents is in CENTS. Divide by 100.\n</domain_rules>"
-[4] "<domain_rules>\n- amount_cents is in CENTS. Divide by 100.\n</domain_rules>""#;
+[2] "<domain_rules>\n- amount_cents is in CENTS. Divide by 100.\n</domain_rules>""#;
 
 /// wire format §16.13 V72, as listed there.
 pub const V72: &str = r#"isError true

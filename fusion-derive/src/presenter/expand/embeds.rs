@@ -150,7 +150,19 @@ impl<'a> Gen<'_, 'a> {
                 } else {
                     quote_spanned!(ty.span()=> <#ty as #api::Embed<#ctx>>::embed_into)
                 };
-                quote!(#embed(&self.#member, __fusion_ctx, __fusion_sink);)
+                let call = quote!(#embed(&self.#member, __fusion_ctx, __fusion_sink););
+                // An embed the call's `_select` leaves out presents nothing (wire format §6.8).
+                match &field.wire {
+                    Some(wire) => {
+                        let index = wire.index;
+                        quote! {
+                            if #p::EmbedSink::selected(__fusion_sink, #index) {
+                                #call
+                            }
+                        }
+                    }
+                    None => call,
+                }
             })
             .collect();
         (!embeds.is_empty()).then(|| {

@@ -21,9 +21,11 @@ impl Gen<'_, '_> {
         if let Some(format) = self.model.format {
             let variant = match format {
                 Format::Json => quote!(Json),
+                Format::CompactJson => quote!(CompactJson),
                 Format::Toon => quote!(Toon),
             };
             items.push(quote!(const FORMAT: #p::Format = #p::Format::#variant;));
+            items.push(quote!(const FORMAT_DECLARED: #p::bool = true;));
         }
         let static_rules: Vec<&str> = self
             .model

@@ -52,7 +52,7 @@ use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    JsonObject, ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
     ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability, ServerCapabilities,
     ServerConfig,
 };
@@ -200,6 +200,7 @@ impl From<ToolResponse> for CallToolResult {
             contents,
             structured_content,
             is_error,
+            meta_ui,
             ..
         } = response;
         let mut content: Vec<ContentBlock> = blocks.into_iter().map(ContentBlock::text).collect();
@@ -207,6 +208,11 @@ impl From<ToolResponse> for CallToolResult {
         let mut result = CallToolResult::success(content);
         result.structured_content = structured_content;
         result.is_error = is_error;
+        if !meta_ui.is_empty() {
+            let mut meta = JsonObject::new();
+            meta.insert(crate::mcp_app::UI_META_KEY.to_owned(), meta_ui.into());
+            result.meta = Some(MetaObject(meta));
+        }
         result
     }
 }
@@ -286,6 +292,22 @@ fn rmcp_tool(definition: &ToolDefinition, ui_app: bool) -> rmcp::model::Tool {
 impl From<ToolDefinition> for rmcp::model::Tool {
     fn from(definition: ToolDefinition) -> Self {
         rmcp::model::Tool::from(&definition)
+    }
+}
+
+/// Whether the client of this request renders MCP Apps (wire format §4.6): the capabilities in
+/// the request's `_meta` (revision 2026-07-28), else those of its `initialize`.
+fn renders_apps(context: &RequestContext<RoleServer>) -> bool {
+    let declared = |capabilities: &rmcp::model::ClientCapabilities| {
+        let extensions = capabilities.extensions.as_ref();
+        crate::mcp_app::renders_apps(extensions.and_then(|e| e.get(crate::mcp_app::EXTENSION)))
+    };
+    match context.meta.client_capabilities() {
+        Some(capabilities) => declared(&capabilities),
+        None => context
+            .peer
+            .peer_info()
+            .is_some_and(|info| declared(&info.capabilities)),
     }
 }
 
@@ -517,13 +539,20 @@ impl ServerHandler for FusionServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name: Cow<'_, str> = request.name;
-        let response = self
+        // wire format §4.6: UI blocks go to the view when the client renders the tool's app.
+        let to_view = self.ui_app
+            && self.tools.get(&name).is_some_and(ToolDefinition::ui_app)
+            && renders_apps(&context);
+        let mut response = self
             .tools
             .call_async(&name, arguments_value(request.arguments))
             .await;
+        if to_view {
+            response = response.ui_to_meta();
+        }
         Ok(CallToolResult::from(response).into())
     }
 }

@@ -64,7 +64,7 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
     /// One function on purpose: a single value is rendered here millions of times a second, and
     /// every extra `Result` of a builder is a copy of it (about 100 instructions each).
     #[inline]
-    fn fitted(self) -> Result<Fitted, EncodeError> {
+    pub(crate) fn fitted(self) -> Result<Fitted, EncodeError> {
         // Recorded for the tool layer, which checks it against the action's `returns`.
         let presented = Presented {
             model: std::any::type_name::<T>(),
@@ -77,7 +77,7 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
         let shape = Shape {
             ctx: self.ctx,
             mask: mask.as_ref(),
-            format: self.format.unwrap_or(T::FORMAT),
+            format: self.resolved_format(),
         };
         let mut fitted = match tightest(self.max_tokens, T::MAX_TOKENS) {
             None => Fitted {
@@ -124,6 +124,8 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
         Items::Many(all) if shape.format == Format::Json => {
             collection(shape, all, budget, JsonPrefix::new(shape))?
         }
+        // Compact JSON is fitted by renders (the incremental writer writes §3's layout).
+        Items::Many(_) if shape.format == Format::CompactJson => None,
         Items::Many(all) => {
             let table = match ToonPrefix::new::<T, Ctx>(shape) {
                 Some(rows) => collection(shape, all, budget, rows)?,
@@ -171,7 +173,7 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     }
     let items = &all[..by_limit];
     let data = RefCell::new(data);
-    let mut parts = PrefixParts::new(all, shape.ctx, budget);
+    let mut parts = PrefixParts::new(all, shape.ctx, shape.mask, budget);
     // The other blocks' tokens of each prefix probed, for the aim; first those of no item (the
     // static rules, the summary, the collection's blocks of nothing): what does not grow.
     let mut measured = Measured::default();

@@ -6,6 +6,7 @@
 //! goes up again presents only the items it had taken back.
 
 use super::super::engine::{Cut, ItemParts, Items, Mark, Presenter, cut_items};
+use crate::model::FieldMask;
 use crate::response::ResponseBuilder;
 
 /// The other blocks of the prefixes of `all`.
@@ -14,7 +15,7 @@ pub(super) struct PrefixParts<'a, T, Ctx: ?Sized> {
     ctx: &'a Ctx,
     /// The budget the summary names.
     budget: usize,
-    parts: ItemParts,
+    parts: ItemParts<'a>,
     /// Where the parts stood before the first item.
     start: Mark,
     /// Where they stood after each item pushed.
@@ -24,8 +25,13 @@ pub(super) struct PrefixParts<'a, T, Ctx: ?Sized> {
 }
 
 impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
-    pub(super) fn new(all: &'a [T], ctx: &'a Ctx, budget: usize) -> Self {
-        let parts = ItemParts::new::<T, Ctx>(true, Cut::NONE);
+    pub(super) fn new(
+        all: &'a [T],
+        ctx: &'a Ctx,
+        mask: Option<&'a FieldMask>,
+        budget: usize,
+    ) -> Self {
+        let parts = ItemParts::new::<T, Ctx>(true, Cut::NONE, mask);
         PrefixParts {
             all,
             ctx,
