@@ -211,13 +211,18 @@ where
             let definition = definition.clone();
             let handler = handler.clone();
             let service = context.service;
+            // wire format §4.6: UI blocks go to the view when the client renders the tool's app.
+            let to_view = definition.ui_app() && renders_apps(&context.request_context);
             let arguments = arguments_value(context.arguments);
-            let response = match definition.parse_typed::<T>(arguments) {
+            let mut response = match definition.parse_typed::<T>(arguments) {
                 Err(response) => response,
                 Ok((input, call)) => {
                     call.respond(&report_to_stderr, || handler.handle(service, input, &call))
                 }
             };
+            if to_view {
+                response = response.ui_to_meta();
+            }
             Box::pin(async move { Ok(CallToolResult::from(response).into()) })
         },
     ))
@@ -258,6 +263,7 @@ where
     Ok(ToolRoute::new_dyn(
         attr,
         move |context: ToolCallContext<'_, S>| {
+            let to_view = definition.ui_app() && renders_apps(&context.request_context);
             let (input, call) =
                 match definition.parse_typed::<T>(arguments_value(context.arguments)) {
                     Ok(parts) => parts,
@@ -271,7 +277,10 @@ where
             let started =
                 catch_unwind(AssertUnwindSafe(|| handler(context.service, input, handed)));
             Box::pin(async move {
-                let response = call.drive(&report_to_stderr, started).await;
+                let mut response = call.drive(&report_to_stderr, started).await;
+                if to_view {
+                    response = response.ui_to_meta();
+                }
                 Ok(CallToolResult::from(response).into())
             })
         },
