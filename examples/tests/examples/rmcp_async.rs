@@ -164,3 +164,91 @@ async fn tool_async_in_a_fusion_server() {
     check(&client).await;
     client.cancel().await.expect("the session closes");
 }
+
+/// A report whose presentation carries a UI block.
+#[derive(Presenter)]
+#[ui(markdown = "Report {id}")]
+struct Report {
+    id: String,
+}
+
+/// Fetch a report
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(name = "report", returns = Report)]
+struct GetReport {
+    id: String,
+}
+
+/// A plain rmcp server with fusion tools added by `route` and `route_async`.
+#[derive(Clone)]
+struct Reports {
+    tool_router: ToolRouter<Reports>,
+}
+
+#[tool_router(allow_empty)]
+impl Reports {}
+
+impl Reports {
+    fn new() -> Self {
+        let route = fusion_runtime::rmcp::route(|_: &Self, input: GetReport, call: &Call| {
+            call.present(&Report { id: input.id }).build()
+        })
+        .unwrap();
+        Reports {
+            tool_router: Self::tool_router().with_route(route),
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router, name = "reports")]
+impl ServerHandler for Reports {}
+
+/// wire format §4.6 through `route` in a plain rmcp server: the UI block goes to `_meta` for a
+/// client that declares the MCP Apps extension, and stays text for one that does not.
+#[tokio::test(flavor = "current_thread")]
+async fn route_moves_ui_blocks_to_meta_for_a_client_that_renders_apps() {
+    for apps in [true, false] {
+        let capabilities = if apps {
+            json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}})
+        } else {
+            json!({})
+        };
+        let config: rmcp::model::ClientConfig = serde_json::from_value(json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": capabilities,
+            "clientInfo": {"name": "fusion-test", "version": "0"}
+        }))
+        .expect("a client config");
+        let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+        tokio::spawn(async move {
+            let running = Reports::new()
+                .serve(server_end)
+                .await
+                .expect("the server starts");
+            let _ = running.waiting().await;
+        });
+        let client = config.serve(client_end).await.expect("the handshake");
+        let Value::Object(arguments) = json!({"id": "R-1"}) else {
+            unreachable!()
+        };
+        let result = client
+            .call_tool(CallToolRequestParams::new("report").with_arguments(arguments))
+            .await
+            .expect("tools/call answers");
+        let texts: Vec<String> = result
+            .content
+            .iter()
+            .filter_map(|block| block.as_text().map(|t| t.text.clone()))
+            .collect();
+        let ui = "<ui_passthrough type=\"markdown\">\nReport R-1\n</ui_passthrough>";
+        let meta = serde_json::to_value(&result.meta).expect("serializes");
+        if apps {
+            assert_eq!(texts, ["{\n  \"id\": \"R-1\"\n}"]);
+            assert_eq!(meta, json!({"fusion/ui": [ui]}));
+        } else {
+            assert_eq!(texts, ["{\n  \"id\": \"R-1\"\n}", ui]);
+            assert_eq!(meta, Value::Null);
+        }
+        client.cancel().await.expect("the session closes");
+    }
+}

@@ -330,6 +330,22 @@ proptest! {
         }
     }
 
+    /// wire format §3.8: the compact text is the same value, has no layout, and is what
+    /// `serde_json::to_string` writes wherever §3 itself agrees with `serde_json`.
+    #[test]
+    fn compact_json_is_the_same_value_without_layout(value in json_value()) {
+        let pretty = json::to_string(&value).unwrap();
+        let compact = json::compact(&pretty);
+        let parsed: Value = serde_json::from_str(&compact).unwrap();
+        prop_assert!(json_eq(&parsed, &value), "{compact}");
+        prop_assert!(!escape::contains_tag_start(&compact), "{compact}");
+        prop_assert!(!compact.contains('\n'));
+        prop_assert_eq!(json::compact(&compact), compact.clone());
+        if !differs_from_serde_json(&value) {
+            prop_assert_eq!(&compact, &serde_json::to_string(&value).unwrap());
+        }
+    }
+
     #[test]
     fn number_text_is_ecmascript(x in any::<f64>()) {
         prop_assert_eq!(json::number_text(x), ecmascript_number(x));

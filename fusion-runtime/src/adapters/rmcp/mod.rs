@@ -345,12 +345,14 @@ where
             let definition = definition.clone();
             let handler = handler.clone();
             let service = context.service;
+            // wire format §4.6: UI blocks go to the view when the client renders the tool's app.
+            let to_view = definition.ui_app() && renders_apps(&context.request_context);
             let arguments = arguments_value(context.arguments);
             #[cfg(feature = "tracing")]
             let span = crate::tool::trace::CallSpan::open(definition.name());
             #[cfg(feature = "tracing")]
             let entered = span.span().clone().entered();
-            let response = match definition.parse_tool::<T>(arguments) {
+            let mut response = match definition.parse_tool::<T>(arguments) {
                 Err(response) => response,
                 Ok((input, call)) => {
                     #[cfg(feature = "tracing")]
@@ -358,6 +360,9 @@ where
                     call.respond(&report_to_stderr, || handler.handle(service, input, &call))
                 }
             };
+            if to_view {
+                response = response.ui_to_meta();
+            }
             #[cfg(feature = "tracing")]
             {
                 drop(entered);
@@ -403,6 +408,7 @@ where
     Ok(ToolRoute::new_dyn(
         attr,
         move |context: ToolCallContext<'_, S>| {
+            let to_view = definition.ui_app() && renders_apps(&context.request_context);
             let (input, call) = match definition.parse_tool::<T>(arguments_value(context.arguments))
             {
                 Ok(parts) => parts,
@@ -416,7 +422,10 @@ where
             let started =
                 catch_unwind(AssertUnwindSafe(|| handler(context.service, input, handed)));
             Box::pin(async move {
-                let response = call.drive(&report_to_stderr, started).await;
+                let mut response = call.drive(&report_to_stderr, started).await;
+                if to_view {
+                    response = response.ui_to_meta();
+                }
                 Ok(CallToolResult::from(response).into())
             })
         },
