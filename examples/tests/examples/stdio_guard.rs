@@ -19,7 +19,7 @@ const INITIALIZE_ANSWER: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVe
 const HANG_GUARD: Duration = Duration::from_secs(120);
 
 /// A running `billing_server`, spoken to line by line.
-struct Session {
+pub(super) struct Session {
     server: Child,
     stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<String>,
@@ -55,7 +55,7 @@ impl Session {
     }
 
     /// A server past the handshake.
-    fn initialized() -> Self {
+    pub(super) fn initialized() -> Self {
         let mut session = Session::start();
         session.send(INITIALIZE);
         assert_eq!(session.recv(), INITIALIZE_ANSWER);
@@ -64,7 +64,7 @@ impl Session {
         session
     }
 
-    fn send_bytes(&mut self, line: &[u8]) {
+    pub(super) fn send_bytes(&mut self, line: &[u8]) {
         let stdin = self.stdin.as_mut().expect("the input is open");
         stdin.write_all(line).expect("the server reads");
         stdin.write_all(b"\n").expect("the server reads");
@@ -76,7 +76,7 @@ impl Session {
     }
 
     /// The next line the server writes.
-    fn recv(&self) -> String {
+    pub(super) fn recv(&self) -> String {
         self.lines
             .recv_timeout(HANG_GUARD)
             .expect("the server answers")
@@ -84,7 +84,7 @@ impl Session {
 
     /// A `ping` is answered next: nothing was answered for the lines before it, and the
     /// session goes on.
-    fn assert_alive(&mut self) {
+    pub(super) fn assert_alive(&mut self) {
         self.pings += 1;
         let id = self.pings;
         self.send(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#));
@@ -108,7 +108,7 @@ impl Session {
     }
 
     /// Ends the input: the server writes nothing more and exits with success.
-    fn finish(mut self) {
+    pub(super) fn finish(mut self) {
         drop(self.stdin.take());
         let status = self.server.wait().expect("the server exits");
         let mut stderr = String::new();
@@ -162,6 +162,8 @@ fn lines_that_do_not_parse_get_a_parse_error() {
         parse_error("invalid unicode code point at line 1 column 35")
     );
     session.assert_alive();
+    // Valid JSON beyond what the parser holds: the id can be read, and the answer carries it.
+    let parse_error = |reason: &str| error("1", -32700, &format!("Parse error: {reason}"));
     session.assert_answer(
         r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"\ud800"}}"#,
         &parse_error("unexpected end of hex escape at line 1 column 62"),

@@ -32,28 +32,38 @@ fn sort(line: &[u8]) -> Verdict {
 }
 
 #[test]
-fn what_does_not_parse_is_a_parse_error_with_a_null_id() {
-    let cases: [(&[u8], &str); 5] = [
+fn what_does_not_parse_is_a_parse_error_with_the_id_when_it_can_be_read() {
+    let cases: [(&[u8], &str, &str); 5] = [
         (
             br#"{"jsonrpc":"#,
+            "null",
             "Parse error: EOF while parsing a value at line 1 column 11",
         ),
         (
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}",
+            "null",
             "Parse error: invalid unicode code point at line 1 column 35",
         ),
         (
             br#"{"jsonrpc":"2.0","id":1,"method":"\ud800"}"#,
+            // A lone surrogate is in JSON's grammar (RFC 8259 §8.2): the id can be read.
+            "1",
             "Parse error: unexpected end of hex escape at line 1 column 41",
         ),
         (
             br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":1e400}}"#,
+            // Valid JSON beyond the parser's limits: the id can be read.
+            "1",
             "Parse error: number out of range at line 1 column 59",
         ),
-        (b"hello", "Parse error: expected value at line 1 column 1"),
+        (
+            b"hello",
+            "null",
+            "Parse error: expected value at line 1 column 1",
+        ),
     ];
-    for (line, message) in cases {
-        assert_eq!(sort(line), answer("null", PARSE_ERROR, message));
+    for (line, id, message) in cases {
+        assert_eq!(sort(line), answer(id, PARSE_ERROR, message));
     }
     let nested = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"x":{}{}}}}}"#,
@@ -63,7 +73,7 @@ fn what_does_not_parse_is_a_parse_error_with_a_null_id() {
     assert_eq!(
         sort(nested.as_bytes()),
         answer(
-            "null",
+            "1",
             PARSE_ERROR,
             "Parse error: recursion limit exceeded at line 1 column 180"
         )
@@ -308,10 +318,13 @@ fn long_reasons_are_cut() {
     assert!(answer.len() < 400, "{answer}");
     assert_eq!(
         too_long(10),
-        super::answer(
-            Value::Null,
-            INVALID_REQUEST,
-            "Invalid Request: the line is longer than 10 bytes"
+        Verdict::Answer(
+            Rejection::new(
+                Value::Null,
+                INVALID_REQUEST,
+                "Invalid Request: the line is longer than 10 bytes".to_owned()
+            )
+            .to_json()
         )
     );
 }

@@ -67,8 +67,9 @@ use crate::tool::input::Tool;
 use crate::tool::tool_set::{ToolSet, define};
 use crate::tool::{DefinitionError, ToolDefinition, ValidationError, report_to_stderr};
 
-mod classify;
+pub(crate) mod classify;
 mod ids;
+mod scan;
 mod stdio;
 pub use stdio::{MAX_LINE_BYTES, serve_io};
 
