@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::{HttpConfig, INSTANCE_HEADER};
 use crate::adapters::rmcp::classify::{
-    BodyVerdict, INVALID_PARAMS, PARSE_ERROR, Rejection, classify_body,
+    BodyVerdict, INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR, Rejection, classify_body,
 };
 
 /// The body of every response: rmcp's boxed body.
@@ -302,12 +302,13 @@ where
 
 /// The HTTP answer to a JSON-RPC error of the guard: 400 for a body that is not a JSON-RPC
 /// request (parse error, invalid request), 200 for invalid params of a valid request (an
-/// answer in band, as rmcp gives its own).
+/// answer in band, as rmcp gives its own), 404 for a method the stateless revision removed.
 fn rejected(rejection: &Rejection) -> Response<ResponseBody> {
-    let status = if rejection.code == INVALID_PARAMS {
-        StatusCode::OK
-    } else {
-        StatusCode::BAD_REQUEST
+    let status = match rejection.code {
+        INVALID_PARAMS => StatusCode::OK,
+        // As rmcp answers an unknown method of the stateless revision.
+        METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
+        _ => StatusCode::BAD_REQUEST,
     };
     rejected_with(status, rejection)
 }

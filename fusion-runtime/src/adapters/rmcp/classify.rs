@@ -24,6 +24,7 @@
 //! | valid JSON beyond the parser's limits: nested deeper than 128 levels, a number beyond `f64`, a lone surrogate | -32700 Parse error, with the id |
 //! | longer than the line limit, an array (batch), not an object, an `id` that is not a string or an integer, `jsonrpc` not `"2.0"`, `method` not a string, no `method`/`result`/`error` | -32600 Invalid Request |
 //! | a known method whose `params` do not fit it (`tools/call` without `name`, `arguments` not an object) | -32602 Invalid params |
+//! | a method the stateless revision removed (`initialize`, `logging/setLevel`, `resources/subscribe`, …) whose `_meta` names that revision, with `params` rmcp cannot read | -32601 Method not found |
 //! | a notification, well-formed or not | none (forwarded once the session has begun, else dropped) |
 //! | a response (the client answering the server) | none (forwarded once the session has begun, else dropped) |
 
@@ -41,6 +42,8 @@ use crate::encode::echo::cut;
 pub(crate) const PARSE_ERROR: i64 = -32700;
 /// JSON-RPC's code for JSON that is not a valid request.
 pub(crate) const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC's code for a method the server does not have.
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
 /// JSON-RPC's code for params that do not fit the method.
 pub(crate) const INVALID_PARAMS: i64 = -32602;
 
@@ -353,12 +356,18 @@ fn request(
             if let ClientRequest::CustomRequest(custom) = &parsed.request
                 && MCP_REQUESTS.contains(&custom.method.as_str())
             {
+                if removed_in_stateless(&method, message.get("params")) {
+                    return Err(removed(caller, &method));
+                }
                 let reason = params_mismatch(&method, custom.params.as_ref());
                 return Err(invalid_params(caller, &method, &reason));
             }
             Ok((message, parsed.request))
         }
         Ok(_) => Err(invalid_request(caller, "the message is not a request")),
+        Err(_) if removed_in_stateless(&method, message.get("params")) => {
+            Err(removed(caller, &method))
+        }
         Err(error) if MCP_REQUESTS.contains(&method.as_str()) => {
             Err(invalid_params(caller, &method, &error.to_string()))
         }
@@ -379,6 +388,27 @@ fn forward_request(
     gate.observe(request);
     in_flight.admit(internal, caller);
     Verdict::Forward(vec![Value::Object(message).to_string()])
+}
+
+/// The methods the stateless revision (2026-07-28) removed: a request of that revision for one
+/// of them is rmcp's to answer (-32601 Method not found, HTTP 404), whatever its `params`.
+const REMOVED_IN_STATELESS: [&str; 5] = [
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+/// Whether `method` is one the stateless revision removed and `params` declare that revision
+/// (or a later one) in `_meta`.
+fn removed_in_stateless(method: &str, params: Option<&Value>) -> bool {
+    REMOVED_IN_STATELESS.contains(&method)
+        && params
+            .and_then(|params| params.get("_meta"))
+            .and_then(|meta| meta.get("io.modelcontextprotocol/protocolVersion"))
+            .and_then(Value::as_str)
+            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
 /// Why the `params` of the MCP request `method` do not fit it, as precisely as rmcp's types say.
@@ -467,6 +497,18 @@ fn response_line(message: &Map<String, Value>) -> Option<String> {
         Ok(ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_)) => Some(line),
         _ => None,
     }
+}
+
+/// The answer to a method the stateless revision removed, called in that revision.
+fn removed(id: Value, method: &str) -> Rejection {
+    Rejection::new(
+        id,
+        METHOD_NOT_FOUND,
+        format!(
+            "Method not found: {} is not part of protocol revision 2026-07-28",
+            cut(method, REASON_MAX_CHARS)
+        ),
+    )
 }
 
 fn invalid_request(id: Value, reason: &str) -> Rejection {

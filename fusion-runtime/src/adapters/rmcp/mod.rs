@@ -69,8 +69,14 @@ use crate::tool::{DefinitionError, ToolDefinition, ValidationError, report_to_st
 
 pub(crate) mod classify;
 mod ids;
+#[cfg(feature = "request-state")]
+mod keyring;
 mod scan;
 mod stdio;
+#[cfg(feature = "request-state")]
+pub use keyring::{
+    KeyringError, STATE_KEYS_VAR, state_keys, state_keys_from_env, state_keys_from_file,
+};
 pub use stdio::{MAX_LINE_BYTES, serve_io};
 
 impl From<ToolResponse> for CallToolResult {

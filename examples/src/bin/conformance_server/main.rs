@@ -15,6 +15,8 @@
     reason = "logging and sampling are deprecated by SEP-2577 but still tested"
 )]
 
+mod input_required;
+
 use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -22,14 +24,17 @@ use std::time::Duration;
 
 use fusion_examples::cli::{Transport, transport};
 use fusion_runtime::http::serve_http_blocking;
-use fusion_runtime::rmcp::FusionServer;
+use fusion_runtime::rmcp::{
+    FusionServer, STATE_KEYS_VAR, state_keys as state_keys_from_str, state_keys_from_env,
+};
 use fusion_runtime::{ResponseBuilder, Tool, ToolError, ToolResponse, ToolSet};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -80,8 +85,20 @@ fn fusion_tools() -> Result<ToolSet, fusion_runtime::tool::DefinitionError> {
         )
 }
 
-/// The tools written in rmcp here, as they are listed.
+/// The tools written in rmcp here, as they are listed: these and the input-required ones.
 fn native_tools() -> Value {
+    let empty = json!({"type": "object", "properties": {}});
+    let mut tools = other_tools();
+    if let Some(list) = tools.as_array_mut() {
+        list.extend(input_required::TOOLS.iter().map(|(name, description)| {
+            json!({"name": name, "description": description, "inputSchema": &empty})
+        }));
+    }
+    tools
+}
+
+/// The content, notification, sampling and schema tools.
+fn other_tools() -> Value {
     let empty = json!({"type": "object", "properties": {}});
     let tool = |name: &str, description: &str, schema: &Value| json!({"name": name, "description": description, "inputSchema": schema});
     json!([
@@ -115,9 +132,15 @@ fn native_tools() -> Value {
             &json!({
                 "$schema": "https://json-schema.org/draft/2020-12/schema",
                 "type": "object",
-                "$defs": {"address": {"type": "object", "properties": {
+                "$defs": {"address": {"$anchor": "addressDef", "type": "object", "properties": {
                     "street": {"type": "string"}, "city": {"type": "string"}}}},
-                "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+                "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+                    "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                    "phone": {"type": "string"}, "email": {"type": "string"}},
+                "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+                "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+                "then": {"required": ["phone"]},
+                "else": {"required": ["email"]},
                 "additionalProperties": false
             }),
         ),
@@ -129,11 +152,21 @@ struct Conformance {
     fusion: FusionServer,
     native: ListToolsResult,
     subscriptions: Mutex<HashSet<String>>,
+    input_required: input_required::InputRequired,
 }
 
 /// A typed rmcp value from the JSON the scenarios spell out.
 fn typed<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
     serde_json::from_value(value).map_err(|e| ErrorData::internal_error(e.to_string(), None))
+}
+
+/// A typed rmcp result from JSON, marked complete: since 2026-07-28 every result carries
+/// `resultType` (rmcp's constructors set it; JSON read into its types does not get it).
+fn complete<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
+    if let Some(object) = value.as_object_mut() {
+        object.insert("resultType".to_owned(), json!("complete"));
+    }
+    typed(value)
 }
 
 fn not_found(what: &str, name: &str) -> ErrorData {
@@ -223,7 +256,7 @@ impl Conformance {
             "json_schema_2020_12_tool" => vec![text("json_schema_2020_12_tool called")],
             _ => return Ok(None),
         };
-        typed(json!({"content": blocks})).map(Some)
+        complete(json!({"content": blocks})).map(Some)
     }
 }
 
@@ -259,10 +292,21 @@ impl ServerHandler for Conformance {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(answer) = self.input_required.call(&request, &context) {
+            return answer;
+        }
         match self.native_call(&request, &context).await? {
             Some(result) => Ok(result.into()),
             None => self.fusion.call_tool(request, context).await,
         }
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        // Whatever was asked: rmcp keeps only what the capabilities advertise.
+        Some(requested.clone())
     }
 
     async fn set_level(
@@ -278,7 +322,7 @@ impl ServerHandler for Conformance {
         _request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        typed(
+        complete(
             json!({"completion": {"values": ["paris", "park", "party"], "total": 3, "hasMore": false}}),
         )
     }
@@ -288,7 +332,7 @@ impl ServerHandler for Conformance {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        typed(json!({"resources": [
+        complete(json!({"resources": [
             {"uri": "test://static-text", "name": "static-text", "description": "A static text resource", "mimeType": "text/plain"},
             {"uri": "test://static-binary", "name": "static-binary", "description": "A static PNG", "mimeType": "image/png"},
             {"uri": "test://watched-resource", "name": "watched-resource", "description": "A resource to subscribe to", "mimeType": "text/plain"}
@@ -300,7 +344,7 @@ impl ServerHandler for Conformance {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        typed(
+        complete(
             json!({"resourceTemplates": [{"uriTemplate": "test://template/{id}/data",
             "name": "template", "description": "Data for an id", "mimeType": "application/json"}]}),
         )
@@ -323,13 +367,18 @@ impl ServerHandler for Conformance {
                 let id = uri
                     .strip_prefix("test://template/")
                     .and_then(|rest| rest.strip_suffix("/data"))
-                    .ok_or_else(|| not_found("resource", uri))?;
+                    .ok_or_else(|| {
+                        ErrorData::invalid_params(
+                            format!("unknown resource {uri:?}"),
+                            Some(json!({"uri": uri})),
+                        )
+                    })?;
                 let text =
                     json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
                 json!({"uri": uri, "mimeType": "application/json", "text": text.to_string()})
             }
         };
-        let result: ReadResourceResult = typed(json!({"contents": [contents]}))?;
+        let result: ReadResourceResult = complete(json!({"contents": [contents]}))?;
         Ok(result.into())
     }
 
@@ -361,13 +410,15 @@ impl ServerHandler for Conformance {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         let argument = |name: &str| json!({"name": name, "description": format!("The {name}"), "required": true});
-        typed(json!({"prompts": [
+        complete(json!({"prompts": [
             {"name": "test_simple_prompt", "description": "A simple prompt"},
             {"name": "test_prompt_with_arguments", "description": "A prompt with arguments",
              "arguments": [argument("arg1"), argument("arg2")]},
             {"name": "test_prompt_with_embedded_resource", "description": "A prompt with a resource",
              "arguments": [argument("resourceUri")]},
-            {"name": "test_prompt_with_image", "description": "A prompt with an image"}
+            {"name": "test_prompt_with_image", "description": "A prompt with an image"},
+            {"name": "test_input_required_result_prompt",
+             "description": "A prompt that asks the user for its context first"}
         ]}))
     }
 
@@ -376,6 +427,9 @@ impl ServerHandler for Conformance {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        if let Some(answer) = self.input_required.prompt(&request) {
+            return answer;
+        }
         let argument = |name: &str| {
             request
                 .arguments
@@ -407,9 +461,31 @@ impl ServerHandler for Conformance {
             ],
             other => return Err(not_found("prompt", other)),
         };
-        let result: GetPromptResult = typed(json!({"messages": messages}))?;
+        let result: GetPromptResult = complete(json!({"messages": messages}))?;
         Ok(result.into())
     }
+}
+
+/// The keyring of `FUSION_STATE_KEYS` (shared by every replica), else one random key for
+/// this process alone.
+fn state_keys() -> Result<rmcp::model::RequestStateCodec, Box<dyn std::error::Error>> {
+    if let Some(codec) = state_keys_from_env(STATE_KEYS_VAR)? {
+        return Ok(codec);
+    }
+    let random: String = (0..4)
+        .map(|_| {
+            use std::hash::{BuildHasher, Hasher};
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default()
+                    .as_nanos(),
+            );
+            format!("{:016x}", hasher.finish())
+        })
+        .collect();
+    Ok(state_keys_from_str(&format!("process={random}"))?)
 }
 
 fn main() -> ExitCode {
@@ -419,6 +495,7 @@ fn main() -> ExitCode {
             fusion: FusionServer::new("fusion-conformance", fusion_tools()?),
             native: typed(json!({"tools": native_tools()}))?,
             subscriptions: Mutex::new(HashSet::new()),
+            input_required: input_required::InputRequired::new(state_keys()?),
         };
         match transport {
             Transport::Stdio => {
