@@ -96,6 +96,7 @@ pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
 pub use spec::{ActionSpec, ToolSpec};
 pub use spec::{Presentable, StructuredModel};
 pub use structured_output::{IntoStructured, Structured, StructuredFuture};
+pub use tool_set::ListingCache;
 pub use validation_error::ValidationError;
 
 /// The name of the selection argument (wire format §7).

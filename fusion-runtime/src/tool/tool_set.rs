@@ -182,6 +182,29 @@ pub struct ToolSet<S = ()> {
     state: Arc<S>,
     /// The response budget of every tool (wire format §17.1).
     max_tokens: Option<usize>,
+    /// How long clients may cache the listing (`tools/list`), and who may share it.
+    listing_cache: ListingCache,
+}
+
+/// How long a client may reuse a `tools/list` answer, and who may share it (`ttlMs` and
+/// `cacheScope` of protocol revision 2026-07-28); set with [`ToolSet::listing_cache`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingCache {
+    /// How long the listing stays fresh (`ttlMs`); zero: ask again every time.
+    pub ttl: std::time::Duration,
+    /// Whether any client or intermediary may serve the cached listing to anyone (`public`), or
+    /// only the client that asked (`private`).
+    pub shared: bool,
+}
+
+impl Default for ListingCache {
+    /// Zero and private: what a server that says nothing means.
+    fn default() -> Self {
+        ListingCache {
+            ttl: std::time::Duration::ZERO,
+            shared: false,
+        }
+    }
 }
 
 impl Default for ToolSet {
@@ -227,6 +250,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
             reporter: Arc::new(report_to_stderr),
             state,
             max_tokens: None,
+            listing_cache: ListingCache::default(),
         }
     }
 
@@ -236,6 +260,17 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     #[must_use]
     pub fn max_tokens(mut self, max_tokens: usize) -> Self {
         self.max_tokens = Some(max_tokens);
+        self
+    }
+
+    /// Lets clients cache the `tools/list` answer for `ttl` (`ttlMs`), shared by every client
+    /// and intermediary when `shared` (`cacheScope: "public"`: the listing is the same for
+    /// everyone), else only by the client that asked (`"private"`, the default, with a zero
+    /// `ttl`). The tools of a set do not change while it serves, so a listing that depends on
+    /// nothing per user may be cached for as long as a deployment lasts.
+    #[must_use]
+    pub fn listing_cache(mut self, ttl: std::time::Duration, shared: bool) -> Self {
+        self.listing_cache = ListingCache { ttl, shared };
         self
     }
 
@@ -456,7 +491,14 @@ impl<S> ToolSet<S> {
             reporter: self.reporter,
             state: Arc::new(()),
             max_tokens: self.max_tokens,
+            listing_cache: self.listing_cache,
         }
+    }
+
+    /// How long clients may cache this set's listing, and who may share it (see
+    /// [`ToolSet::listing_cache`]).
+    pub fn cache(&self) -> ListingCache {
+        self.listing_cache
     }
 
     /// wire format §13.8 steps 1–3: the tool's entry, the arguments serde reads and the call context;

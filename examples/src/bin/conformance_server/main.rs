@@ -122,6 +122,21 @@ fn other_tools() -> Value {
         ),
         tool("test_reconnection", "Answers after a pause", &empty),
         tool(
+            "test_elicitation",
+            "Asks the user (elicitation/create)",
+            &json!({"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}),
+        ),
+        tool(
+            "test_elicitation_sep1034_defaults",
+            "Asks the user with default values",
+            &empty
+        ),
+        tool(
+            "test_elicitation_sep1330_enums",
+            "Asks the user with every kind of enum",
+            &empty
+        ),
+        tool(
             "test_sampling",
             "Asks the client's model",
             &json!({"type": "object", "properties": {"prompt": {"type": "string"}}, "required": ["prompt"]}),
@@ -145,6 +160,65 @@ fn other_tools() -> Value {
             }),
         ),
     ])
+}
+
+/// The schema each elicitation tool asks with.
+fn elicitation_schema(tool: &str) -> Value {
+    let titled = |pairs: &[(&str, &str)]| -> Vec<Value> {
+        pairs
+            .iter()
+            .map(|(value, title)| json!({"const": value, "title": title}))
+            .collect()
+    };
+    match tool {
+        "test_elicitation_sep1034_defaults" => json!({"type": "object", "properties": {
+            "name": {"type": "string", "default": "John Doe"},
+            "age": {"type": "integer", "default": 30},
+            "score": {"type": "number", "default": 95.5},
+            "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+            "verified": {"type": "boolean", "default": true}}}),
+        "test_elicitation_sep1330_enums" => json!({"type": "object", "properties": {
+            "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+            "titledSingle": {"type": "string", "oneOf": titled(&[("value1", "First Option"),
+                ("value2", "Second Option"), ("value3", "Third Option")])},
+            "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
+                "enumNames": ["Option One", "Option Two", "Option Three"]},
+            "untitledMulti": {"type": "array", "items": {"type": "string",
+                "enum": ["option1", "option2", "option3"]}},
+            "titledMulti": {"type": "array", "items": {"anyOf": titled(&[("value1", "First Choice"),
+                ("value2", "Second Choice"), ("value3", "Third Choice")])}}}}),
+        _ => json!({"type": "object", "properties": {
+            "username": {"type": "string", "description": "User's response"},
+            "email": {"type": "string", "description": "User's email address"}},
+            "required": ["username", "email"]}),
+    }
+}
+
+/// Asks the session's client (`elicitation/create`, a request of the server's own) and
+/// returns its answer. A client without the `elicitation` capability gets no request: the call
+/// fails, saying so.
+async fn elicit(
+    context: &RequestContext<RoleServer>,
+    message: &str,
+    schema: Value,
+) -> Result<Value, ErrorData> {
+    let declared = context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.elicitation.is_some());
+    if !declared {
+        return Err(ErrorData::invalid_request(
+            "this tool asks the user, and the client did not declare the elicitation capability",
+            None,
+        ));
+    }
+    let request: rmcp::model::ServerRequest = typed(json!({"method": "elicitation/create",
+        "params": {"message": message, "requestedSchema": schema}}))?;
+    let answer = context
+        .peer
+        .send_request(request)
+        .await
+        .map_err(|e| ErrorData::internal_error(format!("elicitation failed: {e}"), None))?;
+    Ok(serde_json::to_value(answer).unwrap_or_default())
 }
 
 /// The conformance server: fusion's tools plus the rest of the scenarios' surface.
@@ -252,6 +326,28 @@ impl Conformance {
                     .and_then(Value::as_str)
                     .map_or_else(|| answer.to_string(), str::to_owned);
                 vec![text(&format!("LLM response: {said}"))]
+            }
+            "test_elicitation"
+            | "test_elicitation_sep1034_defaults"
+            | "test_elicitation_sep1330_enums" => {
+                let message = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|a| a.get("message"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("Please answer");
+                let answer = elicit(context, message, elicitation_schema(&request.name)).await?;
+                let action = answer
+                    .get("action")
+                    .and_then(Value::as_str)
+                    .unwrap_or("cancel");
+                let content = answer.get("content").cloned().unwrap_or(Value::Null);
+                let said = if request.name == "test_elicitation" {
+                    format!("User response: action={action}, content={content}")
+                } else {
+                    format!("Elicitation completed: action={action}, content={content}")
+                };
+                vec![text(&said)]
             }
             "json_schema_2020_12_tool" => vec![text("json_schema_2020_12_tool called")],
             _ => return Ok(None),

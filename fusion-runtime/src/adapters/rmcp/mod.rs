@@ -340,7 +340,14 @@ impl ServerHandler for FusionServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.listed.clone()))
+        let cache = self.tools.cache();
+        Ok(ListToolsResult::with_all_items(self.listed.clone())
+            .with_ttl_ms(u64::try_from(cache.ttl.as_millis()).unwrap_or(u64::MAX))
+            .with_cache_scope(if cache.shared {
+                rmcp::model::CacheScope::Public
+            } else {
+                rmcp::model::CacheScope::Private
+            }))
     }
 
     async fn list_resources(
