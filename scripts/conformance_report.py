@@ -29,6 +29,8 @@ REASONS = {
     ("tools-call-elicitation", "stateless"): "as tools-call-sampling, for `elicitation/create` (`input-required-result-basic-elicitation` passes in both modes)",
     ("elicitation-sep1034-defaults", "stateless"): "as tools-call-elicitation",
     ("elicitation-sep1330-enums", "stateless"): "as tools-call-elicitation",
+    ("server-sse-polling", "stateless"): "the scenario resumes an SSE stream by its `Mcp-Session-Id`; stateless mode has no session by design (0.1.16 warns; in the 2025-11-25 set of 0.2.0-alpha.12 it is pending, not scored)",
+    ("server-sse-multiple-streams", "stateless"): "as server-sse-polling: several streams of one session, and stateless mode has no session",
 }
 
 
@@ -118,11 +120,12 @@ def main() -> int:
     out.append("|---|---|---|")
     loaded = {}
     for run, version, _ in RUNS:
-        loaded[run] = {}
+        loaded[run] = {mode: load(run, mode) for mode in MODES}
+        # The suite lists the unscored scenarios only in some reports: one list for both modes.
+        unscored = set().union(*(loaded[run][mode][1] for mode in MODES))
         cells = []
         for mode in MODES:
-            scenarios, unscored = load(run, mode)
-            loaded[run][mode] = (scenarios, unscored)
+            scenarios = loaded[run][mode][0]
             if scenarios is None:
                 cells.append("not run")
                 continue

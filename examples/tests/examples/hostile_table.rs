@@ -108,6 +108,12 @@ fn table() -> Vec<(&'static str, Vec<u8>, Expect)> {
             Expect::Error(json!(11), -32602, "200"),
         ),
         (
+            "an unknown tool (a protocol error over MCP, wire format §13.3)",
+            br#"{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"nope","arguments":{}}}"#
+                .to_vec(),
+            Expect::Error(json!(15), -32602, "200"),
+        ),
+        (
             "a malformed notification",
             br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#.to_vec(),
             Expect::Silence,

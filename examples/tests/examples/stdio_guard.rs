@@ -367,15 +367,21 @@ fn a_huge_tool_name_gets_a_small_answer() {
         .to_string(),
     );
     let answer = session.recv();
-    // 15 MB in, about 1.3 KB out: 199 `&` (each `&amp;`) and the envelope.
-    assert!(answer.len() < 2000, "{} bytes", answer.len());
+    // 15 MB in, well under 1 KB out: the name cut to 199 `&` and `…`, in the message and the data.
+    assert!(answer.len() < 1000, "{} bytes", answer.len());
+    let answer: Value = serde_json::from_str(&answer).expect("a JSON line");
+    assert_eq!(answer["id"], json!(1));
     assert_eq!(
-        call_text(&answer, &json!(1)),
-        format!(
-            "<tool_error code=\"UNKNOWN_TOOL\" severity=\"error\">\n<message>Tool \"{}…\" does not exist.</message>\n<recovery>Check the available tools via tools/list and call a valid one.</recovery>\n</tool_error>",
-            // `&` is written `&amp;` in element content (wire format §5.8).
-            "&amp;".repeat(199)
-        )
+        answer["error"]["code"],
+        json!(-32602),
+        "an unknown tool: {answer}"
+    );
+    assert_eq!(
+        answer["error"]["message"],
+        json!(format!(
+            "Unknown tool \"{}…\": check the available tools via tools/list and call a valid one.",
+            "&".repeat(199)
+        ))
     );
     session.assert_alive();
     session.finish();

@@ -386,12 +386,32 @@ impl ServerHandler for FusionServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name: Cow<'_, str> = request.name;
+        if !self.listed.iter().any(|tool| tool.name == name) {
+            return Err(unknown_tool(&name, &self.listed));
+        }
         let response = self
             .tools
             .call_async(&name, arguments_value(request.arguments))
             .await;
         Ok(CallToolResult::from(response).into())
     }
+}
+
+/// The protocol error for a `tools/call` of a tool the server does not have (wire format
+/// §13.3: over MCP, -32602 as the specification lists it; the message carries the recovery
+/// the `UNKNOWN_TOOL` envelope would, and `data` the tools there are).
+fn unknown_tool(name: &str, listed: &[rmcp::model::Tool]) -> ErrorData {
+    let shown = crate::encode::echo::cut(name, 200);
+    ErrorData::invalid_params(
+        format!(
+            "Unknown tool \"{shown}\": check the available tools via tools/list and call a valid one."
+        ),
+        Some(serde_json::json!({
+            "code": "UNKNOWN_TOOL",
+            "tool": shown,
+            "available": listed.iter().map(|tool| tool.name.as_ref()).collect::<Vec<_>>(),
+        })),
+    )
 }
 
 /// Why serving stopped with an error.
