@@ -42,7 +42,7 @@ impl Server {
         Server::start_with_env(options, &[])
     }
 
-    fn start_with_env(options: &[&str], env: &[(&str, &str)]) -> Server {
+    pub(super) fn start_with_env(options: &[&str], env: &[(&str, &str)]) -> Server {
         let mut command = Command::new(BINARY);
         command
             .args(["--http", "127.0.0.1:0"])

@@ -281,6 +281,7 @@ impl ResponseBuilder {
                 suggestions: view_suggestions,
             },
             presented,
+            asks: None,
         }
     }
 }

@@ -31,6 +31,8 @@ pub struct ToolResponse {
     /// The model the response presents, if a presenter built it (never serialized): the tool
     /// layer checks it against the action's `returns`.
     pub(crate) presented: Option<Presented>,
+    /// What the handler asks before it can finish (an input-required result), if anything.
+    pub(crate) asks: Option<Box<super::ask::Asks>>,
 }
 
 /// Which model a presented response shows, and whether as a collection.
@@ -77,7 +79,25 @@ impl ToolResponse {
             view_data: ViewData::Text(None),
             view_parts: ViewParts::default(),
             presented: None,
+            asks: None,
         }
+    }
+
+    /// A response that asks before the handler can finish: the adapter sends `asks` to the
+    /// client (an input-required result, or elicitation over a session) and calls the handler
+    /// again with the answers. Its one text block, `text`, is what a client that cannot answer
+    /// would read (adapters that cannot ask never see this response: see
+    /// [`Call::can_ask`](crate::Call::can_ask)).
+    pub fn asking(asks: super::ask::Asks, text: impl Into<String>) -> Self {
+        let mut response = ToolResponse::error_block(text.into(), false);
+        response.is_error = None;
+        response.asks = Some(Box::new(asks));
+        response
+    }
+
+    /// What the response asks before the handler can finish (see [`ToolResponse::asking`]).
+    pub fn asks(&self) -> Option<&super::ask::Asks> {
+        self.asks.as_deref()
     }
 
     /// The block texts, in wire order.

@@ -88,7 +88,8 @@ pub(crate) mod tool_set;
 mod validate;
 mod validation_error;
 
-pub use call::{InternalFailure, report_to_stderr};
+pub use crate::response::ask::{Answers, Ask, Asks};
+pub use call::{Asking, InternalFailure, report_to_stderr};
 pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
 pub use handler::{AsyncHandler, Handler, marker};

@@ -88,6 +88,7 @@ impl ToolDefinition {
             structured: action.structured,
             presents: action.presents.clone(),
             max_tokens: self.max_tokens,
+            asking: std::sync::Arc::default(),
         };
         Ok((arguments, call))
     }

@@ -479,6 +479,28 @@ impl<S> ToolSet<S> {
         }
     }
 
+    /// [`ToolSet::call_async`] for a call whose handler may ask the person or the client
+    /// (`asking`: what the client can answer, and the answers this call brought; see
+    /// [`Call::confirm`](crate::Call::confirm)). Adapters call it; the response may ask
+    /// ([`ToolResponse::asks`]).
+    pub async fn call_async_asking(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        asking: crate::tool::call::Asking,
+    ) -> ToolResponse {
+        match self.route(name, arguments) {
+            Err(response) => response,
+            Ok((entry, arguments, call)) => {
+                let call = call.with_asking(asking);
+                match &entry.handler {
+                    Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
+                    Erased::Async(handler) => handler(arguments, call, self.reporter.clone()).await,
+                }
+            }
+        }
+    }
+
     /// The same tools without the typed state (each handler keeps its own clone of it), for
     /// code that serves any set, such as the rmcp adapter.
     #[cfg_attr(

@@ -43,7 +43,6 @@
 
 mod app;
 
-use std::borrow::Cow;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -67,12 +66,16 @@ use crate::tool::input::Tool;
 use crate::tool::tool_set::{ToolSet, define};
 use crate::tool::{DefinitionError, ToolDefinition, ValidationError, report_to_stderr};
 
+#[cfg(feature = "request-state")]
+mod asking;
 pub(crate) mod classify;
 mod ids;
 #[cfg(feature = "request-state")]
 mod keyring;
 mod scan;
 mod stdio;
+#[cfg(feature = "request-state")]
+pub use asking::STATE_TTL;
 #[cfg(feature = "request-state")]
 pub use keyring::{
     KeyringError, STATE_KEYS_VAR, state_keys, state_keys_from_env, state_keys_from_file,
@@ -277,6 +280,9 @@ pub struct FusionServer {
     instructions: Option<String>,
     listed: Vec<rmcp::model::Tool>,
     ui_app: bool,
+    /// The keyring that seals input-required states (stateless revision).
+    #[cfg(feature = "request-state")]
+    state_keys: Option<Arc<rmcp::model::RequestStateCodec>>,
 }
 
 impl std::fmt::Debug for FusionServer {
@@ -301,7 +307,22 @@ impl FusionServer {
             instructions: None,
             listed,
             ui_app,
+            #[cfg(feature = "request-state")]
+            state_keys: None,
         }
+    }
+
+    /// Seals the `requestState` of input-required results with `keys` (feature
+    /// `request-state`): a handler that asks ([`Call::confirm`](crate::Call::confirm)) is then
+    /// answered with an input-required result on the stateless revision, and its retry opens on
+    /// any replica holding the same keys (read them with [`state_keys_from_env`] or
+    /// [`state_keys_from_file`]). Without keys, a stateless call never asks; calls over a
+    /// session ask over the session either way.
+    #[cfg(feature = "request-state")]
+    #[must_use]
+    pub fn state_keys(mut self, keys: rmcp::model::RequestStateCodec) -> Self {
+        self.state_keys = Some(Arc::new(keys));
+        self
     }
 
     /// Sets the version announced in `serverInfo` (default: fusion-runtime's version).
@@ -383,12 +404,34 @@ impl ServerHandler for FusionServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let name: Cow<'_, str> = request.name;
-        if !self.listed.iter().any(|tool| tool.name == name) {
-            return Err(unknown_tool(&name, &self.listed));
+        if !self.listed.iter().any(|tool| tool.name == request.name) {
+            return Err(unknown_tool(&request.name, &self.listed));
         }
+        self.answer_call(request, &context).await
+    }
+}
+
+impl FusionServer {
+    /// A call of one of the server's tools; its handler may ask (module `asking`).
+    #[cfg(feature = "request-state")]
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        asking::call(&self.tools, self.state_keys.as_deref(), request, context).await
+    }
+
+    /// A call of one of the server's tools.
+    #[cfg(not(feature = "request-state"))]
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        _context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name: std::borrow::Cow<'_, str> = request.name;
         let response = self
             .tools
             .call_async(&name, arguments_value(request.arguments))
