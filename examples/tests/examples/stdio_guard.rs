@@ -28,7 +28,7 @@ pub(super) struct Session {
 
 impl Session {
     /// A server, not yet initialized.
-    fn start() -> Self {
+    pub(super) fn start() -> Self {
         let mut server = Command::new(env!("CARGO_BIN_EXE_billing_server"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -71,7 +71,7 @@ impl Session {
         stdin.flush().expect("the server reads");
     }
 
-    fn send(&mut self, line: &str) {
+    pub(super) fn send(&mut self, line: &str) {
         self.send_bytes(line.as_bytes());
     }
 
