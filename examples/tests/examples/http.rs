@@ -158,7 +158,7 @@ fn run_client(program: &str, args: &[&str]) -> Value {
 /// `structuredContent` of each result.
 fn comparable(result: &Value) -> Value {
     let mut kept = serde_json::Map::new();
-    for key in ["content", "isError", "structuredContent"] {
+    for key in ["content", "isError", "structuredContent", "error"] {
         if let Some(value) = result.get(key) {
             kept.insert(key.to_owned(), value.clone());
         }
@@ -185,13 +185,18 @@ fn stdio_answers() -> Vec<Value> {
             let Value::Object(arguments) = arguments else {
                 panic!("arguments are objects");
             };
-            let result = client
+            let answer = match client
                 .call_tool(CallToolRequestParams::new(name).with_arguments(arguments))
                 .await
-                .expect("tools/call answers");
-            answers.push(comparable(
-                &serde_json::to_value(result).expect("a result serializes"),
-            ));
+            {
+                Ok(result) => serde_json::to_value(result).expect("a result serializes"),
+                // A protocol error (an unknown tool), as the clients record it.
+                Err(rmcp::ServiceError::McpError(error)) => {
+                    json!({"error": {"code": error.code.0, "message": error.message}})
+                }
+                Err(error) => panic!("tools/call answers: {error}"),
+            };
+            answers.push(comparable(&answer));
         }
         answers
     })
