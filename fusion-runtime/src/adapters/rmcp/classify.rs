@@ -30,7 +30,7 @@
 
 use ::rmcp::model::{
     CallToolRequestParams, ClientJsonRpcMessage, ClientNotification, ClientRequest, GetMeta,
-    ProtocolVersion,
+    JsonRpcRequest, NumberOrString, ProtocolVersion,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -48,14 +48,33 @@ pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
 pub(crate) const INVALID_PARAMS: i64 = -32602;
 
 /// What to do with one line from the client.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub(super) enum Verdict {
-    /// Send these lines (the message, rewritten) to rmcp.
-    Forward(Vec<String>),
+    /// Hand these messages (the one read, its id made unique) to rmcp, typed: rmcp reads no
+    /// text again.
+    Forward(Vec<ClientJsonRpcMessage>),
     /// Send this JSON-RPC error answer to the client.
     Answer(String),
     /// Nothing: a notification or a response rmcp must not see, which JSON-RPC never answers.
     Ignore,
+}
+
+impl PartialEq for Verdict {
+    /// The same verdict; forwarded messages compare as the JSON they are (rmcp's notification
+    /// types have no equality of their own).
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Verdict::Forward(a), Verdict::Forward(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|(a, b)| serde_json::to_value(a).ok() == serde_json::to_value(b).ok())
+            }
+            (Verdict::Answer(a), Verdict::Answer(b)) => a == b,
+            (Verdict::Ignore, Verdict::Ignore) => true,
+            _ => false,
+        }
+    }
 }
 
 /// Whether rmcp's session has begun: before, rmcp accepts only requests and ends on anything
@@ -144,10 +163,10 @@ pub(super) fn classify(line: &[u8], gate: &mut Gate, in_flight: &InFlight) -> Ve
     match kind(&message) {
         Ok(Kind::Notification) => notification(message, gate, in_flight),
         Ok(Kind::Request) => match request(message) {
-            Ok((message, request)) => forward_request(message, &request, gate, in_flight),
+            Ok((message, request)) => forward_request(&message, request, gate, in_flight),
             Err(rejection) => Verdict::Answer(rejection.to_json()),
         },
-        Ok(Kind::Response) => response(&message, gate),
+        Ok(Kind::Response) => response(message, gate),
         Err(rejection) => Verdict::Answer(rejection.to_json()),
     }
 }
@@ -183,7 +202,7 @@ pub(crate) fn classify_body(body: &[u8]) -> BodyVerdict {
     match kind(&message) {
         Ok(Kind::Notification) => {
             let well_formed = message.get("jsonrpc") == Some(&json!("2.0"))
-                && forwardable_notification(&Value::Object(message).to_string());
+                && forwardable_notification(Value::Object(message)).is_some();
             if well_formed {
                 BodyVerdict::Forward(
                     unmarked.map(|rest| String::from_utf8_lossy(rest).into_owned()),
@@ -202,10 +221,13 @@ pub(crate) fn classify_body(body: &[u8]) -> BodyVerdict {
                 Err(rejection) => BodyVerdict::Answer(rejection),
             }
         }
-        Ok(Kind::Response) => match response_line(&message) {
-            Some(line) => BodyVerdict::Forward(unmarked.map(|_| line)),
-            None => BodyVerdict::Accept,
-        },
+        Ok(Kind::Response) => {
+            let line = Value::Object(message).to_string();
+            match typed_response(&line) {
+                Some(_) => BodyVerdict::Forward(unmarked.map(|_| line)),
+                None => BodyVerdict::Accept,
+            }
+        }
         Err(rejection) => BodyVerdict::Answer(rejection),
     }
 }
@@ -312,7 +334,7 @@ fn caller_id(message: &Map<String, Value>) -> Option<Value> {
 /// the message (`"params": null` removed) and what rmcp reads it as.
 fn request(
     mut message: Map<String, Value>,
-) -> Result<(Map<String, Value>, ClientRequest), Rejection> {
+) -> Result<(Map<String, Value>, JsonRpcRequest<ClientRequest>), Rejection> {
     let Some(caller) = caller_id(&message) else {
         return Err(invalid_request(
             Value::Null,
@@ -362,7 +384,7 @@ fn request(
                 let reason = params_mismatch(&method, custom.params.as_ref());
                 return Err(invalid_params(caller, &method, &reason));
             }
-            Ok((message, parsed.request))
+            Ok((message, parsed))
         }
         Ok(_) => Err(invalid_request(caller, "the message is not a request")),
         Err(_) if removed_in_stateless(&method, message.get("params")) => {
@@ -375,19 +397,19 @@ fn request(
     }
 }
 
-/// A checked request to rmcp under a unique internal id (the stdio guard's way).
+/// A checked request to rmcp under a unique internal id (the stdio guard's way), typed.
 fn forward_request(
-    mut message: Map<String, Value>,
-    request: &ClientRequest,
+    message: &Map<String, Value>,
+    mut request: JsonRpcRequest<ClientRequest>,
     gate: &mut Gate,
     in_flight: &InFlight,
 ) -> Verdict {
-    let caller = caller_id(&message).unwrap_or(Value::Null);
+    let caller = caller_id(message).unwrap_or(Value::Null);
     let internal = in_flight.reserve();
-    message.insert("id".to_owned(), Value::from(internal));
-    gate.observe(request);
+    request.id = NumberOrString::Number(internal);
+    gate.observe(&request.request);
     in_flight.admit(internal, caller);
-    Verdict::Forward(vec![Value::Object(message).to_string()])
+    Verdict::Forward(vec![ClientJsonRpcMessage::Request(request)])
 }
 
 /// The methods the stateless revision (2026-07-28) removed: a request of that revision for one
@@ -424,31 +446,32 @@ fn params_mismatch(method: &str, params: Option<&Value>) -> String {
     )
 }
 
-fn notification(mut message: Map<String, Value>, gate: &Gate, in_flight: &InFlight) -> Verdict {
+fn notification(message: Map<String, Value>, gate: &Gate, in_flight: &InFlight) -> Verdict {
     if !gate.begun || message.get("jsonrpc") != Some(&json!("2.0")) {
         return Verdict::Ignore;
     }
     if message.get("method") == Some(&json!("notifications/cancelled")) {
         return cancellation(&message, in_flight);
     }
-    let line = Value::Object(std::mem::take(&mut message)).to_string();
-    if forwardable_notification(&line) {
-        Verdict::Forward(vec![line])
-    } else {
-        Verdict::Ignore
+    match forwardable_notification(Value::Object(message)) {
+        Some(typed) => Verdict::Forward(vec![typed]),
+        None => Verdict::Ignore,
     }
 }
 
-/// Whether rmcp parses `line` as a notification, and as the one it names.
-fn forwardable_notification(line: &str) -> bool {
-    match serde_json::from_str::<ClientJsonRpcMessage>(line) {
-        Ok(ClientJsonRpcMessage::Notification(parsed)) => match parsed.notification {
-            ClientNotification::CustomNotification(custom) => {
-                !MCP_NOTIFICATIONS.contains(&custom.method.as_str())
+/// The notification as rmcp reads it, when it reads it as the one it names.
+fn forwardable_notification(message: Value) -> Option<ClientJsonRpcMessage> {
+    let typed = ClientJsonRpcMessage::deserialize(message).ok()?;
+    match &typed {
+        ClientJsonRpcMessage::Notification(parsed) => match &parsed.notification {
+            ClientNotification::CustomNotification(custom)
+                if MCP_NOTIFICATIONS.contains(&custom.method.as_str()) =>
+            {
+                None
             }
-            _ => true,
+            _ => Some(typed),
         },
-        _ => false,
+        _ => None,
     }
 }
 
@@ -461,40 +484,42 @@ fn cancellation(message: &Map<String, Value>, in_flight: &InFlight) -> Verdict {
     else {
         return Verdict::Ignore;
     };
-    let lines: Vec<String> = in_flight
+    let messages: Vec<ClientJsonRpcMessage> = in_flight
         .cancel(caller)
         .into_iter()
-        .map(|internal| {
+        .filter_map(|internal| {
             let mut rewritten = message.clone();
             if let Some(Value::Object(params)) = rewritten.get_mut("params") {
                 params.insert("requestId".to_owned(), Value::from(internal));
             }
-            Value::Object(rewritten).to_string()
+            forwardable_notification(Value::Object(rewritten))
         })
-        .filter(|line| forwardable_notification(line))
         .collect();
-    if lines.is_empty() {
+    if messages.is_empty() {
         Verdict::Ignore
     } else {
-        Verdict::Forward(lines)
+        Verdict::Forward(messages)
     }
 }
 
-fn response(message: &Map<String, Value>, gate: &Gate) -> Verdict {
+fn response(message: Map<String, Value>, gate: &Gate) -> Verdict {
     if !gate.begun {
         return Verdict::Ignore;
     }
-    match response_line(message) {
-        Some(line) => Verdict::Forward(vec![line]),
-        None => Verdict::Ignore,
+    match ClientJsonRpcMessage::deserialize(Value::Object(message)) {
+        Ok(typed @ (ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_))) => {
+            Verdict::Forward(vec![typed])
+        }
+        _ => Verdict::Ignore,
     }
 }
 
-/// The response as a line, when rmcp reads it as one.
-fn response_line(message: &Map<String, Value>) -> Option<String> {
-    let line = Value::Object(message.clone()).to_string();
-    match serde_json::from_str::<ClientJsonRpcMessage>(&line) {
-        Ok(ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_)) => Some(line),
+/// The response as rmcp reads it, when it reads it as one.
+fn typed_response(line: &str) -> Option<ClientJsonRpcMessage> {
+    match serde_json::from_str::<ClientJsonRpcMessage>(line) {
+        Ok(typed @ (ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_))) => {
+            Some(typed)
+        }
         _ => None,
     }
 }

@@ -25,6 +25,16 @@ fn answer(id: &str, code: i64, message: &str) -> Verdict {
     ))
 }
 
+/// The verdict forwarding `lines`, as rmcp reads them.
+fn forward(lines: &[&str]) -> Verdict {
+    Verdict::Forward(
+        lines
+            .iter()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}")))
+            .collect(),
+    )
+}
+
 fn sort(line: &[u8]) -> Verdict {
     let in_flight = InFlight::default();
     let mut gate = begun(&in_flight);
@@ -177,15 +187,11 @@ fn requests_reach_rmcp_under_unique_ids_and_are_remembered() {
     let second = classify(ping, &mut gate, &in_flight);
     assert_eq!(
         first,
-        Verdict::Forward(vec![
-            r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_owned()
-        ])
+        forward(&[r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#])
     );
     assert_eq!(
         second,
-        Verdict::Forward(vec![
-            r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#.to_owned()
-        ])
+        forward(&[r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#])
     );
     assert_eq!(in_flight.restore(3), Some(serde_json::json!(7)));
     // `"params": null` is read as no params.
@@ -195,9 +201,7 @@ fn requests_reach_rmcp_under_unique_ids_and_are_remembered() {
             &mut gate,
             &in_flight
         ),
-        Verdict::Forward(vec![
-            r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#.to_owned()
-        ])
+        forward(&[r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#])
     );
     // Unknown methods are rmcp's to answer (-32601).
     assert!(matches!(
@@ -298,10 +302,7 @@ fn notifications_are_never_answered_and_cancellations_follow_the_ids() {
             &mut gate,
             &in_flight
         ),
-        Verdict::Forward(vec![
-            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"r"}}"#.to_owned(),
-            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"r"}}"#.to_owned(),
-        ])
+        forward(&[r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"r"}}"#, r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"r"}}"#])
     );
     assert_eq!(in_flight.len(), 1, "only the initialize request is left");
 }
