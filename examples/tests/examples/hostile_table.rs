@@ -23,6 +23,7 @@ enum Expect {
 }
 
 /// The rows: a name, the input, and what it gets.
+#[allow(clippy::too_many_lines, reason = "one table, a row per kind of input")]
 fn table() -> Vec<(&'static str, Vec<u8>, Expect)> {
     let nested = |levels: usize| format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
     let call = |id: &str, arguments: &str| {

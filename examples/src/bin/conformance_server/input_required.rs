@@ -81,7 +81,7 @@ fn roots() -> Value {
 }
 
 fn input_required(
-    requests: Value,
+    requests: &Value,
     state: Option<String>,
 ) -> Result<InputRequiredResult, ErrorData> {
     let mut result = json!({"resultType": "input_required", "inputRequests": requests});
@@ -184,6 +184,10 @@ impl InputRequired {
         Some(self.answer(tool, request, context))
     }
 
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one arm per tool of the scenarios, each as the suite describes it"
+    )]
     fn answer(
         &self,
         tool: &str,
@@ -193,7 +197,7 @@ impl InputRequired {
         let answers = answers(request.input_responses.as_ref())?;
         let state = self.open(tool, request.request_state.as_ref())?;
         let ask = |requests: Value, state: Option<String>| {
-            input_required(requests, state).map(CallToolResponse::from)
+            input_required(&requests, state).map(CallToolResponse::from)
         };
         match tool {
             "test_input_required_result_elicitation" => match answers.get("user_name") {
@@ -339,7 +343,6 @@ impl InputRequired {
 
     /// The answer to `prompts/get` for `test_input_required_result_prompt`, or `None`.
     pub fn prompt(
-        &self,
         request: &GetPromptRequestParams,
     ) -> Option<Result<GetPromptResponse, ErrorData>> {
         if request.name != "test_input_required_result_prompt" {
@@ -355,7 +358,7 @@ impl InputRequired {
                     Ok(result.into())
                 }
                 None => input_required(
-                    json!({"user_context": elicit("What context should the prompt use?", "context", "string")}),
+                    &json!({"user_context": elicit("What context should the prompt use?", "context", "string")}),
                     None,
                 )
                 .map(GetPromptResponse::from),

@@ -248,6 +248,10 @@ fn not_found(what: &str, name: &str) -> ErrorData {
 }
 
 impl Conformance {
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one arm per tool of the scenarios, in the order the suite lists them"
+    )]
     async fn native_call(
         &self,
         request: &CallToolRequestParams,
@@ -341,11 +345,11 @@ impl Conformance {
                     .get("action")
                     .and_then(Value::as_str)
                     .unwrap_or("cancel");
-                let content = answer.get("content").cloned().unwrap_or(Value::Null);
+                let answered = answer.get("content").cloned().unwrap_or(Value::Null);
                 let said = if request.name == "test_elicitation" {
-                    format!("User response: action={action}, content={content}")
+                    format!("User response: action={action}, content={answered}")
                 } else {
-                    format!("Elicitation completed: action={action}, content={content}")
+                    format!("Elicitation completed: action={action}, content={answered}")
                 };
                 vec![text(&said)]
             }
@@ -523,7 +527,7 @@ impl ServerHandler for Conformance {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        if let Some(answer) = self.input_required.prompt(&request) {
+        if let Some(answer) = input_required::InputRequired::prompt(&request) {
             return answer;
         }
         let argument = |name: &str| {
@@ -568,19 +572,19 @@ fn state_keys() -> Result<rmcp::model::RequestStateCodec, Box<dyn std::error::Er
     if let Some(codec) = state_keys_from_env(STATE_KEYS_VAR)? {
         return Ok(codec);
     }
-    let random: String = (0..4)
-        .map(|_| {
-            use std::hash::{BuildHasher, Hasher};
-            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-            hasher.write_u128(
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap_or_default()
-                    .as_nanos(),
-            );
-            format!("{:016x}", hasher.finish())
-        })
-        .collect();
+    let mut random = String::new();
+    for _ in 0..4 {
+        use std::fmt::Write as _;
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_nanos(),
+        );
+        let _ = write!(random, "{:016x}", hasher.finish());
+    }
     Ok(state_keys_from_str(&format!("process={random}"))?)
 }
 

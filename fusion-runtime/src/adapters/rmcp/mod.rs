@@ -481,7 +481,8 @@ impl std::error::Error for ServeError {
 /// an id apart. At the end of the input, the requests in flight are answered first.
 pub async fn serve_stdio(server: FusionServer) -> Result<(), ServeError> {
     let (stdin, stdout) = rmcp::transport::stdio();
-    serve_io(server, stdin, stdout, MAX_LINE_BYTES).await
+    // Boxed: the guard and rmcp's service together are a large future.
+    Box::pin(serve_io(server, stdin, stdout, MAX_LINE_BYTES)).await
 }
 
 /// Serves `server` over stdio on a single-threaded Tokio runtime of its own, until the client

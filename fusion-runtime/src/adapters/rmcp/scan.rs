@@ -1,4 +1,4 @@
-//! The id of a message the parser could not hold: valid JSON beyond serde_json's limits
+//! The id of a message the parser could not hold: valid JSON beyond `serde_json`'s limits
 //! (nested deeper than 128 levels, a number beyond `f64`) still names the request it answers.
 //!
 //! [`readable_id`] checks the whole input against the JSON grammar without recursion (a stack

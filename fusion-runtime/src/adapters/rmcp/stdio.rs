@@ -385,7 +385,7 @@ mod tests {
     async fn an_empty_input_ends_the_session_cleanly() {
         let server = super::super::FusionServer::new("t", crate::ToolSet::new());
         let mut output = Vec::new();
-        let outcome = serve_io(server, tokio::io::empty(), &mut output, 10).await;
+        let outcome = Box::pin(serve_io(server, tokio::io::empty(), &mut output, 10)).await;
         assert!(outcome.is_ok(), "{outcome:?}");
         assert!(output.is_empty());
     }
