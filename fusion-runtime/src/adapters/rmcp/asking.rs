@@ -64,7 +64,7 @@ pub(super) async fn call(
         answers: InputResponses::new(),
     };
     let name = request.name.to_string();
-    let arguments = request.arguments.clone();
+    let arguments = request.arguments;
     if stateless {
         if let (Some(keys), Some(sealed)) = (keys, request.request_state.as_deref()) {
             let state: State = keys.open_json(sealed).map_err(|error| refused(&error))?;
@@ -73,9 +73,13 @@ pub(super) async fn call(
             }
             asking.answers = checked(request.input_responses)?;
         }
+        // The arguments are kept only when the handler may ask (they go into the state).
+        let may_ask = keys.is_some() && (asking.elicitation || asking.sampling);
+        let kept = if may_ask { arguments.clone() } else { None };
         let response = tools
-            .call_async_asking(&name, arguments.clone().map(Value::Object), asking)
+            .call_async_asking(&name, arguments.map(Value::Object), asking)
             .await;
+        let arguments = kept;
         return match (response.asks(), keys) {
             (Some(asks), Some(keys)) => {
                 let requests: Map<String, Value> = asks
@@ -99,6 +103,13 @@ pub(super) async fn call(
             }
             _ => Ok(CallToolResult::from(response).into()),
         };
+    }
+    if !asking.elicitation && !asking.sampling {
+        // Nothing can be asked: one call, the arguments moved into it.
+        let response = tools
+            .call_async_asking(&name, arguments.map(Value::Object), asking)
+            .await;
+        return Ok(CallToolResult::from(response).into());
     }
     for _ in 0..SESSION_ROUNDS {
         let response = tools

@@ -213,6 +213,16 @@ pub(crate) fn classify_body(body: &[u8]) -> BodyVerdict {
         }
         Ok(Kind::Request) => {
             let params_null = matches!(message.get("params"), Some(Value::Null));
+            let mut message = message;
+            match envelope(&mut message) {
+                Ok((_, method)) if plain_tool_call(&method, &message) => {
+                    return BodyVerdict::Forward(
+                        unmarked.map(|_| Value::Object(message).to_string()),
+                    );
+                }
+                Ok(_) => {}
+                Err(rejection) => return BodyVerdict::Answer(rejection),
+            }
             match request(message) {
                 Ok((message, _)) if params_null || unmarked.is_some() => {
                     BodyVerdict::Forward(Some(Value::Object(message).to_string()))
@@ -335,7 +345,40 @@ fn caller_id(message: &Map<String, Value>) -> Option<Value> {
 fn request(
     mut message: Map<String, Value>,
 ) -> Result<(Map<String, Value>, JsonRpcRequest<ClientRequest>), Rejection> {
-    let Some(caller) = caller_id(&message) else {
+    let (caller, method) = envelope(&mut message)?;
+    let value = Value::Object(message);
+    let parsed = ClientJsonRpcMessage::deserialize(&value);
+    let Value::Object(message) = value else {
+        unreachable!("an object stays an object")
+    };
+    match parsed {
+        Ok(ClientJsonRpcMessage::Request(parsed)) => {
+            if let ClientRequest::CustomRequest(custom) = &parsed.request
+                && MCP_REQUESTS.contains(&custom.method.as_str())
+            {
+                if removed_in_stateless(&method, message.get("params")) {
+                    return Err(removed(caller, &method));
+                }
+                let reason = params_mismatch(&method, custom.params.as_ref());
+                return Err(invalid_params(caller, &method, &reason));
+            }
+            Ok((message, parsed))
+        }
+        Ok(_) => Err(invalid_request(caller, "the message is not a request")),
+        Err(_) if removed_in_stateless(&method, message.get("params")) => {
+            Err(removed(caller, &method))
+        }
+        Err(error) if MCP_REQUESTS.contains(&method.as_str()) => {
+            Err(invalid_params(caller, &method, &error.to_string()))
+        }
+        Err(error) => Err(invalid_request(caller, &error.to_string())),
+    }
+}
+
+/// The JSON-RPC checks of a request (id, version, method, no result, params an object or
+/// null, which is removed): the caller's id and the method.
+fn envelope(message: &mut Map<String, Value>) -> Result<(Value, String), Rejection> {
+    let Some(caller) = caller_id(message) else {
         return Err(invalid_request(
             Value::Null,
             "`id` must be a string or an integer",
@@ -368,33 +411,23 @@ fn request(
             ));
         }
     }
-    let value = Value::Object(message);
-    let parsed = ClientJsonRpcMessage::deserialize(&value);
-    let Value::Object(message) = value else {
-        unreachable!("an object stays an object")
-    };
-    match parsed {
-        Ok(ClientJsonRpcMessage::Request(parsed)) => {
-            if let ClientRequest::CustomRequest(custom) = &parsed.request
-                && MCP_REQUESTS.contains(&custom.method.as_str())
-            {
-                if removed_in_stateless(&method, message.get("params")) {
-                    return Err(removed(caller, &method));
-                }
-                let reason = params_mismatch(&method, custom.params.as_ref());
-                return Err(invalid_params(caller, &method, &reason));
-            }
-            Ok((message, parsed))
-        }
-        Ok(_) => Err(invalid_request(caller, "the message is not a request")),
-        Err(_) if removed_in_stateless(&method, message.get("params")) => {
-            Err(removed(caller, &method))
-        }
-        Err(error) if MCP_REQUESTS.contains(&method.as_str()) => {
-            Err(invalid_params(caller, &method, &error.to_string()))
-        }
-        Err(error) => Err(invalid_request(caller, &error.to_string())),
-    }
+    Ok((caller, method))
+}
+
+/// Whether a `tools/call` plainly fits rmcp's type (a string `name`, `arguments` an object or
+/// absent, no `_meta`, `inputResponses` or `requestState` to read): the HTTP path then skips
+/// reading it with rmcp's types, which rmcp does itself. Anything else is read with them.
+fn plain_tool_call(method: &str, message: &Map<String, Value>) -> bool {
+    method == "tools/call"
+        && message.get("params").is_some_and(|params| {
+            params.get("name").is_some_and(Value::is_string)
+                && params
+                    .get("arguments")
+                    .is_none_or(|arguments| arguments.is_object())
+                && ["_meta", "inputResponses", "requestState", "task"]
+                    .iter()
+                    .all(|key| params.get(key).is_none())
+        })
 }
 
 /// A checked request to rmcp under a unique internal id (the stdio guard's way), typed.
