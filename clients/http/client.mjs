@@ -20,7 +20,16 @@ const session = transport.sessionId !== undefined;
 const tools = await client.listTools();
 const results = [];
 for (const [name, args] of calls) {
-  const result = await client.callTool({ name, arguments: args });
+  let result;
+  try {
+    result = await client.callTool({ name, arguments: args });
+  } catch (error) {
+    // A protocol error (an unknown tool): its code and message (without the SDK's prefix).
+    const prefix = `MCP error ${error.code}: `;
+    const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    results.push({ error: { code: error.code, message } });
+    continue;
+  }
   // The same member set as the Python client's dump: drop what is undefined.
   results.push(JSON.parse(JSON.stringify(result)));
 }

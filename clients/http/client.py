@@ -16,6 +16,7 @@ import sys
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 CALLS = json.loads((pathlib.Path(__file__).parent / "calls.json").read_text())
 
@@ -37,7 +38,12 @@ async def main(url: str, mode: str, token: str | None) -> None:
         async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
             tools = await client.list_tools()
             for name, arguments in CALLS:
-                result = await client.call_tool(name, arguments)
+                try:
+                    result = await client.call_tool(name, arguments)
+                except MCPError as error:
+                    # A protocol error (an unknown tool): its code and message are compared.
+                    results.append({"error": {"code": error.code, "message": error.message}})
+                    continue
                 results.append(result.model_dump(mode="json", by_alias=True, exclude_unset=True))
             protocol = client.protocol_version
     print(json.dumps({

@@ -157,6 +157,13 @@ impl BillingApp {
                 Ok(ResponseBuilder::text(format!("Reminder queued for {id}.")).build())
             }
             Billing::VoidInvoice { id, reason: _ } => {
+                // The person confirms first when the client can ask (an input-required result
+                // stateless, elicitation over a session); otherwise the host's own confirmation
+                // of a destructive tool is the safeguard, and the call goes on as before.
+                self.store.find(&id)?;
+                if let Some(stop) = call.confirm(format!("Void {id}? This cannot be undone.")) {
+                    return Ok(stop);
+                }
                 self.store.void(&id)?;
                 Ok(ResponseBuilder::text(format!("Invoice {id} voided.")).build())
             }

@@ -4,6 +4,10 @@
 //! `cargo run -p fusion-examples --bin billing_server`, then speak MCP on stdin/stdout (see
 //! `examples/README.md` for a client configuration and MCP Inspector). Handler failures are
 //! logged on stderr; stdout carries only the protocol.
+//!
+//! `FUSION_STATE_KEYS` (`ID=SECRET,...`, the first key signs) is the keyring that seals the
+//! `requestState` of `void_invoice`'s confirmation on the stateless revision; give every
+//! replica the same one.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -11,7 +15,9 @@ use std::sync::Arc;
 use fusion_examples::cli::{Transport, transport};
 use fusion_examples::{BillingApp, Store, tools};
 use fusion_runtime::http::serve_http_blocking;
-use fusion_runtime::rmcp::{FusionServer, serve_stdio_blocking};
+use fusion_runtime::rmcp::{
+    FusionServer, STATE_KEYS_VAR, serve_stdio_blocking, state_keys_from_env,
+};
 
 fn main() -> ExitCode {
     fusion_examples::cli::quiet_on_closed_pipe();
@@ -19,7 +25,13 @@ fn main() -> ExitCode {
     let run = || -> Result<(), Box<dyn std::error::Error>> {
         let transport = transport(std::env::args().skip(1))?;
         let app = Arc::new(BillingApp::new(Store::load()?));
-        let server = FusionServer::new("billing", tools(app)?).version(env!("CARGO_PKG_VERSION"));
+        let mut server =
+            FusionServer::new("billing", tools(app)?).version(env!("CARGO_PKG_VERSION"));
+        // The keyring every replica shares: void_invoice's confirmation over stateless HTTP
+        // (an input-required result) opens on whichever replica the answer reaches.
+        if let Some(keys) = state_keys_from_env(STATE_KEYS_VAR)? {
+            server = server.state_keys(keys);
+        }
         match transport {
             Transport::Stdio => serve_stdio_blocking(server)?,
             Transport::Http(config) => serve_http_blocking(server, *config)?,

@@ -208,7 +208,6 @@ async fn error_envelopes_over_mcp() {
             "invoice_stats",
             json!({"status":"PAID"}),
         ),
-        ("unknown_tool", "billing_v2", json!({})),
     ];
     let mut transcript = String::new();
     for (label, tool, arguments) in cases {
@@ -216,6 +215,34 @@ async fn error_envelopes_over_mcp() {
         write!(transcript, "### {label}: {tool} {arguments}\n{listing}\n\n").unwrap();
     }
     insta::assert_snapshot!("error_envelopes", transcript);
+    s.stop().await;
+}
+
+/// An unknown tool is a protocol error over MCP (-32602, as the specification lists it; wire
+/// format §13.3), whose message says how to recover and whose data lists the tools there are.
+#[tokio::test(flavor = "current_thread")]
+async fn an_unknown_tool_is_a_protocol_error() {
+    let s = Session::billing().await;
+    let params = CallToolRequestParams::new("billing_v2".to_owned());
+    let error = s
+        .client
+        .call_tool(params)
+        .await
+        .expect_err("an unknown tool is not a result");
+    let rmcp::ServiceError::McpError(error) = error else {
+        panic!("a JSON-RPC error, got {error:?}");
+    };
+    assert_eq!(error.code.0, -32602);
+    assert_eq!(
+        error.message,
+        "Unknown tool \"billing_v2\": check the available tools via tools/list and call a valid one."
+    );
+    assert_eq!(
+        error.data,
+        Some(
+            json!({"code": "UNKNOWN_TOOL", "tool": "billing_v2", "available": ["billing", "invoice_stats"]})
+        )
+    );
     s.stop().await;
 }
 

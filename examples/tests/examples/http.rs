@@ -30,7 +30,7 @@ fn clients_dir() -> PathBuf {
 }
 
 /// A `billing_server --http` process on a free loopback port; killed when dropped.
-struct Server {
+pub(super) struct Server {
     child: Child,
     url: String,
     address: String,
@@ -38,11 +38,11 @@ struct Server {
 }
 
 impl Server {
-    fn start(options: &[&str]) -> Server {
+    pub(super) fn start(options: &[&str]) -> Server {
         Server::start_with_env(options, &[])
     }
 
-    fn start_with_env(options: &[&str], env: &[(&str, &str)]) -> Server {
+    pub(super) fn start_with_env(options: &[&str], env: &[(&str, &str)]) -> Server {
         let mut command = Command::new(BINARY);
         command
             .args(["--http", "127.0.0.1:0"])
@@ -158,7 +158,7 @@ fn run_client(program: &str, args: &[&str]) -> Value {
 /// `structuredContent` of each result.
 fn comparable(result: &Value) -> Value {
     let mut kept = serde_json::Map::new();
-    for key in ["content", "isError", "structuredContent"] {
+    for key in ["content", "isError", "structuredContent", "error"] {
         if let Some(value) = result.get(key) {
             kept.insert(key.to_owned(), value.clone());
         }
@@ -185,13 +185,18 @@ fn stdio_answers() -> Vec<Value> {
             let Value::Object(arguments) = arguments else {
                 panic!("arguments are objects");
             };
-            let result = client
+            let answer = match client
                 .call_tool(CallToolRequestParams::new(name).with_arguments(arguments))
                 .await
-                .expect("tools/call answers");
-            answers.push(comparable(
-                &serde_json::to_value(result).expect("a result serializes"),
-            ));
+            {
+                Ok(result) => serde_json::to_value(result).expect("a result serializes"),
+                // A protocol error (an unknown tool), as the clients record it.
+                Err(rmcp::ServiceError::McpError(error)) => {
+                    json!({"error": {"code": error.code.0, "message": error.message}})
+                }
+                Err(error) => panic!("tools/call answers: {error}"),
+            };
+            answers.push(comparable(&answer));
         }
         answers
     })
@@ -280,7 +285,7 @@ fn a_client_with_the_token_is_served() {
 const CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"billing","arguments":{"action":"remind","id":"INV-0002"}}}"#;
 
 /// The head of a POST to `/mcp` with `extra` header lines and a `Content-Length`.
-fn head(server: &Server, extra: &str, length: usize) -> String {
+pub(super) fn head(server: &Server, extra: &str, length: usize) -> String {
     format!(
         "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nConnection: close\r\n{extra}Content-Length: {length}\r\n\r\n",
         server.address
@@ -297,7 +302,7 @@ fn connect(server: &Server) -> TcpStream {
 }
 
 /// Sends `request` whole and returns the response (status line, headers, body) as text.
-fn exchange(server: &Server, request: &[u8]) -> String {
+pub(super) fn exchange(server: &Server, request: &[u8]) -> String {
     let mut stream = connect(server);
     stream.write_all(request).expect("the request is sent");
     read_all(&mut stream)
@@ -317,7 +322,7 @@ fn post(server: &Server, extra: &str, body: &str) -> String {
     )
 }
 
-fn status(response: &str) -> &str {
+pub(super) fn status(response: &str) -> &str {
     response.split(' ').nth(1).unwrap_or("(no response)")
 }
 

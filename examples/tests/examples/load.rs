@@ -82,7 +82,7 @@ fn mix() -> Vec<(&'static str, Value)> {
         json!({"action": "remind", "id": "INV-0002", "urgent": true}),
     ));
     calls.push(("invoice_stats", json!({"status": "PAID", "year": 2026})));
-    calls.push(("billing_v2", json!({})));
+    // (An unknown tool is a protocol error over MCP, not a result: e2e and hostile_table pin it.)
     calls
 }
 

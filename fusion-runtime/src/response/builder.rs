@@ -315,6 +315,7 @@ impl ResponseBuilder {
             },
             presented,
             meta_ui: Vec::new(),
+            asks: None,
         }
     }
 }

@@ -13,6 +13,7 @@
 //!
 //! It imports the model and the encoders, never the presentation engine or the tool layer.
 
+pub(crate) mod ask;
 mod blocks;
 mod builder;
 pub mod content;

@@ -35,6 +35,8 @@ pub struct ToolResponse {
     /// The `<ui_passthrough>` blocks moved out of `content` for a host that renders MCP Apps
     /// ([`ToolResponse::ui_to_meta`]), in wire order: `_meta["fusion/ui"]`.
     pub(crate) meta_ui: Vec<String>,
+    /// What the handler asks before it can finish (an input-required result), if anything.
+    pub(crate) asks: Option<Box<super::ask::Asks>>,
 }
 
 /// The `_meta` key of the UI blocks a host that renders MCP Apps shows to the person (wire
@@ -90,6 +92,7 @@ impl ToolResponse {
             view_parts: ViewParts::default(),
             presented: None,
             meta_ui: Vec::new(),
+            asks: None,
         }
     }
 
@@ -131,6 +134,23 @@ impl ToolResponse {
     /// it ran).
     pub fn meta_ui(&self) -> &[String] {
         &self.meta_ui
+    }
+
+    /// A response that asks before the handler can finish: the adapter sends `asks` to the
+    /// client (an input-required result, or elicitation over a session) and calls the handler
+    /// again with the answers. Its one text block, `text`, is what a client that cannot answer
+    /// would read (adapters that cannot ask never see this response: see
+    /// [`Call::can_ask`](crate::Call::can_ask)).
+    pub fn asking(asks: super::ask::Asks, text: impl Into<String>) -> Self {
+        let mut response = ToolResponse::error_block(text.into(), false);
+        response.is_error = None;
+        response.asks = Some(Box::new(asks));
+        response
+    }
+
+    /// What the response asks before the handler can finish (see [`ToolResponse::asking`]).
+    pub fn asks(&self) -> Option<&super::ask::Asks> {
+        self.asks.as_deref()
     }
 
     /// The block texts, in wire order.

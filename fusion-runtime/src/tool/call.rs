@@ -18,8 +18,12 @@ use serde_json::Value;
 
 use crate::model::{Model, Selection};
 use crate::present::{Presentation, present, present_all};
+use crate::response::ask::{Answers, Ask, Asks};
 use crate::response::testing::ViewValue;
 use crate::response::{Format, IntoToolResponse, Presented, ToolError, ToolResponse, WrapError};
+
+/// The key [`Call::confirm`] asks under.
+const CONFIRM: &str = "confirm";
 
 /// The context of one call: which tool and action run, and the checked `_select`.
 ///
@@ -41,6 +45,21 @@ pub struct Call {
     pub(crate) format: Option<Format>,
     /// The tool set's default format ([`ToolSet::format`](crate::ToolSet::format)).
     pub(crate) default_format: Option<Format>,
+    /// What the adapter lets the handler ask, and the answers the call brought.
+    pub(crate) asking: Arc<Asking>,
+}
+
+/// What a handler may ask the person or the client for (the client's capabilities, as the
+/// adapter read them), and the answers this call brought; see [`Call::confirm`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Asking {
+    /// The client can show the person a form (`elicitation`), and the adapter can bring the
+    /// answer back (an input-required result, or a request over a session).
+    pub elicitation: bool,
+    /// The client lets its model be asked (`sampling`).
+    pub sampling: bool,
+    /// The answers, by the keys that were asked.
+    pub answers: Answers,
 }
 
 impl Call {
@@ -61,6 +80,87 @@ impl Call {
             max_tokens: None,
             format: None,
             default_format: None,
+            asking: Arc::default(),
+        }
+    }
+
+    /// The same context with what the handler may ask and the answers the call brought (the
+    /// adapter sets it; tests set it to drive [`Call::confirm`]).
+    #[must_use]
+    pub fn with_asking(mut self, asking: Asking) -> Self {
+        self.asking = Arc::new(asking);
+        self
+    }
+
+    /// Whether the client can answer `ask` (else a handler goes on without asking, or refuses).
+    pub fn can_ask(&self, ask: &Ask) -> bool {
+        if ask.needs_elicitation() {
+            self.asking.elicitation
+        } else {
+            self.asking.sampling
+        }
+    }
+
+    /// The client's answer under `key`, when this call brought one.
+    pub fn answer(&self, key: &str) -> Option<&Value> {
+        self.asking.answers.get(key)
+    }
+
+    /// Asks the person to confirm before the handler goes on: `None` to go on, or the response
+    /// to return now.
+    ///
+    /// - The client can ask (see [`Call::can_ask`]) and this call brought no answer: the
+    ///   response asks ([`ToolResponse::asking`], key `confirm`); the client shows `message`,
+    ///   and calls again with the answer.
+    /// - The person confirmed: `None`.
+    /// - The person said no, declined or cancelled: a `NOT_CONFIRMED` warning, nothing done.
+    /// - The client cannot ask (no `elicitation` capability, or a transport that cannot bring
+    ///   the answer back): `None`, as before input-required results existed. The host's own
+    ///   confirmation of destructive tools (`destructiveHint`) is then the safeguard.
+    ///
+    /// ```
+    /// # use fusion_runtime::{Call, Selection, ToolResponse, ResponseBuilder};
+    /// fn void(id: &str, call: &Call) -> ToolResponse {
+    ///     if let Some(stop) = call.confirm(format!("Void {id}? This cannot be undone.")) {
+    ///         return stop;
+    ///     }
+    ///     ResponseBuilder::text(format!("Voided {id}.")).build()
+    /// }
+    /// ```
+    pub fn confirm(&self, message: impl Into<String>) -> Option<ToolResponse> {
+        let ask = Ask::Confirm {
+            message: message.into(),
+        };
+        if !self.can_ask(&ask) {
+            return None;
+        }
+        let Some(answer) = self.answer(CONFIRM) else {
+            let Ask::Confirm { message } = &ask else {
+                unreachable!("built above")
+            };
+            let text = format!("Waiting for the person to confirm: {message}");
+            return Some(ToolResponse::asking(
+                Asks::from([(CONFIRM.to_owned(), ask)]),
+                text,
+            ));
+        };
+        let accepted = answer.get("action").and_then(Value::as_str) == Some("accept");
+        let confirmed = answer.pointer("/content/confirm") == Some(&Value::Bool(true));
+        if accepted && confirmed {
+            None
+        } else {
+            Some(
+                ToolError::new(
+                    "NOT_CONFIRMED",
+                    format!(
+                        "The person did not confirm {}; nothing was done.",
+                        self.reference
+                    ),
+                )
+                .severity(crate::response::Severity::Warning)
+                .recovery("Do not retry unless the person asks for it again.")
+                .into_response(),
+            )
         }
     }
 

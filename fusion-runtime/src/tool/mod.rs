@@ -91,7 +91,8 @@ pub(crate) mod trace;
 mod validate;
 mod validation_error;
 
-pub use call::{InternalFailure, report_to_stderr};
+pub use crate::response::ask::{Answers, Ask, Asks};
+pub use call::{Asking, InternalFailure, report_to_stderr};
 pub use check::Checks;
 pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
@@ -100,6 +101,7 @@ pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
 pub use spec::{ActionSpec, ToolSpec};
 pub use spec::{Presentable, StructuredModel};
 pub use structured_output::{IntoStructured, Structured, StructuredFuture};
+pub use tool_set::ListingCache;
 pub use validation_error::ValidationError;
 
 /// The name of the selection argument (wire format §7).

@@ -90,6 +90,7 @@ impl ToolDefinition {
             max_tokens: self.max_tokens,
             format: self.format,
             default_format: None,
+            asking: std::sync::Arc::default(),
         };
         Ok((arguments, call))
     }

@@ -185,6 +185,29 @@ pub struct ToolSet<S = ()> {
     max_tokens: Option<usize>,
     /// The data block format of every tool's presentations, unless chosen closer (wire format §2.4).
     format: Option<Format>,
+    /// How long clients may cache the listing (`tools/list`), and who may share it.
+    listing_cache: ListingCache,
+}
+
+/// How long a client may reuse a `tools/list` answer, and who may share it (`ttlMs` and
+/// `cacheScope` of protocol revision 2026-07-28); set with [`ToolSet::listing_cache`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingCache {
+    /// How long the listing stays fresh (`ttlMs`); zero: ask again every time.
+    pub ttl: std::time::Duration,
+    /// Whether any client or intermediary may serve the cached listing to anyone (`public`), or
+    /// only the client that asked (`private`).
+    pub shared: bool,
+}
+
+impl Default for ListingCache {
+    /// Zero and private: what a server that says nothing means.
+    fn default() -> Self {
+        ListingCache {
+            ttl: std::time::Duration::ZERO,
+            shared: false,
+        }
+    }
 }
 
 impl Default for ToolSet {
@@ -231,6 +254,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
             state,
             max_tokens: None,
             format: None,
+            listing_cache: ListingCache::default(),
         }
     }
 
@@ -253,6 +277,17 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     #[must_use]
     pub fn max_tokens(mut self, max_tokens: usize) -> Self {
         self.max_tokens = Some(max_tokens);
+        self
+    }
+
+    /// Lets clients cache the `tools/list` answer for `ttl` (`ttlMs`), shared by every client
+    /// and intermediary when `shared` (`cacheScope: "public"`: the listing is the same for
+    /// everyone), else only by the client that asked (`"private"`, the default, with a zero
+    /// `ttl`). The tools of a set do not change while it serves, so a listing that depends on
+    /// nothing per user may be cached for as long as a deployment lasts.
+    #[must_use]
+    pub fn listing_cache(mut self, ttl: std::time::Duration, shared: bool) -> Self {
+        self.listing_cache = ListingCache { ttl, shared };
         self
     }
 
@@ -554,6 +589,28 @@ impl<S> ToolSet<S> {
         }
     }
 
+    /// [`ToolSet::call_async`] for a call whose handler may ask the person or the client
+    /// (`asking`: what the client can answer, and the answers this call brought; see
+    /// [`Call::confirm`](crate::Call::confirm)). Adapters call it; the response may ask
+    /// ([`ToolResponse::asks`]).
+    pub async fn call_async_asking(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        asking: crate::tool::call::Asking,
+    ) -> ToolResponse {
+        match self.route(name, arguments) {
+            Err(response) => response,
+            Ok((entry, arguments, call)) => {
+                let call = call.with_asking(asking);
+                match &entry.handler {
+                    Erased::Sync(handler) => handler(arguments, &call, &*self.reporter),
+                    Erased::Async(handler) => handler(arguments, call, self.reporter.clone()).await,
+                }
+            }
+        }
+    }
+
     /// The same tools without the typed state (each handler keeps its own clone of it), for
     /// code that serves any set, such as the rmcp adapter.
     #[cfg_attr(
@@ -567,7 +624,14 @@ impl<S> ToolSet<S> {
             state: Arc::new(()),
             max_tokens: self.max_tokens,
             format: self.format,
+            listing_cache: self.listing_cache,
         }
+    }
+
+    /// How long clients may cache this set's listing, and who may share it (see
+    /// [`ToolSet::listing_cache`]).
+    pub fn cache(&self) -> ListingCache {
+        self.listing_cache
     }
 
     /// wire format §13.8 steps 1–3: the tool's entry, the arguments serde reads and the call context;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use bytes::Bytes;
+use bytes::{Buf, Bytes};
 use http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response, StatusCode};
 use http_body::{Body, Frame, SizeHint};
@@ -25,6 +25,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use super::config::{HttpConfig, INSTANCE_HEADER};
+use crate::adapters::rmcp::classify::{
+    BodyVerdict, INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR, Rejection, classify_body,
+};
 
 /// The body of every response: rmcp's boxed body.
 pub type ResponseBody = BoxBody<Bytes, Infallible>;
@@ -195,7 +198,7 @@ impl<S: ServerHandler> McpHttpService<S> {
         } else {
             None
         };
-        match tokio::time::timeout_at(deadline, self.inner.handle(request)).await {
+        match tokio::time::timeout_at(deadline, self.checked(request)).await {
             Ok(response) => match permit {
                 // The slot is held until the response body is sent (or dropped): a session's
                 // answer streams after the head.
@@ -213,6 +216,119 @@ impl<S: ServerHandler> McpHttpService<S> {
     }
 }
 
+impl<S: ServerHandler> McpHttpService<S> {
+    /// A POST's JSON body through the guard stdio has too (`classify_body`): what it answers
+    /// is answered here, with the same JSON-RPC error as on stdio; the rest goes to rmcp.
+    /// Other requests (and bodies that do not claim to be JSON, which rmcp answers 415) go to
+    /// rmcp as they are.
+    async fn checked<B>(&self, request: Request<B>) -> Response<ResponseBody>
+    where
+        B: Body + Send + 'static,
+        B::Data: Send,
+        B::Error: Display,
+    {
+        if request.method() != Method::POST || !claims_json(request.headers()) {
+            return self.inner.handle(request).await;
+        }
+        let (parts, body) = request.into_parts();
+        let body = match read_body(body, self.guard.max_body_bytes).await {
+            Ok(body) => body,
+            Err(refusal) => return refusal,
+        };
+        let body = match classify_body(&body) {
+            BodyVerdict::Forward(None) => body,
+            BodyVerdict::Forward(Some(rewritten)) => Bytes::from(rewritten),
+            BodyVerdict::Answer(rejection) => return rejected(&rejection),
+            BodyVerdict::Accept => return accepted(),
+        };
+        self.inner
+            .handle(Request::from_parts(parts, Full::new(body)))
+            .await
+    }
+}
+
+/// Whether the request says its body is JSON (`application/json`, any parameters).
+fn claims_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            value
+                .split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .eq_ignore_ascii_case("application/json")
+        })
+}
+
+/// The whole body, at most `max` bytes: 413 beyond, 400 when its framing breaks (a bad chunk,
+/// fewer bytes than its `Content-Length`): a client's mistake, never a server error.
+async fn read_body<B>(body: B, max: usize) -> Result<Bytes, Response<ResponseBody>>
+where
+    B: Body + Send + 'static,
+    B::Error: Display,
+{
+    let mut body = std::pin::pin!(body);
+    let mut read = bytes::BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|error| {
+            rejected_with(
+                StatusCode::BAD_REQUEST,
+                &Rejection {
+                    id: serde_json::Value::Null,
+                    code: PARSE_ERROR,
+                    message: format!(
+                        "Parse error: the request body could not be read ({error}); send the \
+                         whole body as its Content-Length or chunks announce"
+                    ),
+                },
+            )
+        })?;
+        if let Ok(mut data) = frame.into_data() {
+            if read.len() + data.remaining() > max {
+                return Err(too_large(max));
+            }
+            while data.has_remaining() {
+                let chunk = data.chunk();
+                read.extend_from_slice(chunk);
+                let taken = chunk.len();
+                data.advance(taken);
+            }
+        }
+    }
+    Ok(read.freeze())
+}
+
+/// The HTTP answer to a JSON-RPC error of the guard: 400 for a body that is not a JSON-RPC
+/// request (parse error, invalid request), 200 for invalid params of a valid request (an
+/// answer in band, as rmcp gives its own), 404 for a method the stateless revision removed.
+fn rejected(rejection: &Rejection) -> Response<ResponseBody> {
+    let status = match rejection.code {
+        INVALID_PARAMS => StatusCode::OK,
+        // As rmcp answers an unknown method of the stateless revision.
+        METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
+        _ => StatusCode::BAD_REQUEST,
+    };
+    rejected_with(status, rejection)
+}
+
+fn rejected_with(status: StatusCode, rejection: &Rejection) -> Response<ResponseBody> {
+    let mut response = Response::new(Full::new(Bytes::from(rejection.to_json())).boxed());
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+/// 202 Accepted without a body: a notification or response nobody answers.
+fn accepted() -> Response<ResponseBody> {
+    let mut response = Response::new(Full::new(Bytes::new()).boxed());
+    *response.status_mut() = StatusCode::ACCEPTED;
+    response
+}
+
 impl Guard {
     /// The 401 answer to a request without an accepted bearer token; `None` when it may pass.
     fn refusal(&self, headers: &HeaderMap) -> Option<Response<ResponseBody>> {
@@ -226,11 +342,12 @@ impl Guard {
                  `Authorization: Bearer TOKEN`",
             ));
         };
+        // The scheme name is case-insensitive (RFC 9110 §11.1).
         let presented = value
             .as_bytes()
-            .strip_prefix(b"Bearer ")
-            .or_else(|| value.as_bytes().strip_prefix(b"bearer "))
-            .map(<[u8]>::trim_ascii);
+            .split_at_checked(b"Bearer ".len())
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(b"Bearer "))
+            .map(|(_, token)| token.trim_ascii());
         let valid = presented.is_some_and(|presented| {
             // Every token is compared, so the time taken does not tell which one was close.
             self.tokens.iter().fold(false, |found, token| {
@@ -390,6 +507,13 @@ mod tests {
                 .refusal(&headers(Some("Bearer old-token")))
                 .is_none()
         );
+        for scheme in ["bearer", "BEARER", "bEaReR"] {
+            let value = HeaderValue::from_str(&format!("{scheme} new-token"))
+                .unwrap_or_else(|_| HeaderValue::from_static(""));
+            let mut with = HeaderMap::new();
+            with.insert(AUTHORIZATION, value);
+            assert!(rotating.refusal(&with).is_none(), "{scheme}");
+        }
         for wrong in [
             None,
             Some("Bearer nope"),

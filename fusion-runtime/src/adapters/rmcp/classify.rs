@@ -1,50 +1,80 @@
-//! What the stdio guard does with each line the client sends: forward it to rmcp, answer it
-//! itself, or drop it.
+//! The input guard of every transport: what fusion does with each message a client sends,
+//! before rmcp sees it. The stdio guard ([`classify`], one line) and the HTTP service
+//! ([`classify_body`], one POST body) use the same checks and give the same JSON-RPC answers;
+//! only the transport's framing differs (HTTP adds a status: 400 for a body that is not a
+//! JSON-RPC request, 200 for -32602, 202 for what is never answered).
 //!
-//! rmcp 3.11 mishandles several kinds of input on stdio: it drops lines that are not JSON
+//! rmcp 3.11 mishandles several kinds of input: on stdio it drops lines that are not JSON
 //! without an answer, answers malformed notifications, answers invalid requests without the
 //! `id` member JSON-RPC requires, answers bad `params` of a known method with -32601, ends
 //! the process on a notification or a response before `initialize`, and answers only one of
-//! several in-flight requests sharing an id. Rather than patch each case, every line passes
-//! through [`classify`], which checks it the way JSON-RPC 2.0 and MCP define, and forwards to
-//! rmcp only messages rmcp parses as what they are (it uses rmcp's own message type for that
-//! check), with the request id replaced by a unique internal one (see [`super::ids`]).
+//! several in-flight requests sharing an id; over HTTP it answers a body that does not parse
+//! with 415 and plain text. Rather than patch each case, every message passes through the
+//! checks here, the way JSON-RPC 2.0 and MCP define them, and only messages rmcp parses as what
+//! they are reach it (rmcp's own message type decides). On stdio the request id is replaced by
+//! a unique internal one (see [`super::ids`]).
 //!
-//! The answers, all with the caller's `id` when it is a valid one and `"id": null` otherwise:
+//! The answers carry the caller's `id` whenever it can be read and is valid (a string or an
+//! integer), `"id": null` otherwise. Valid JSON beyond the parser's limits (nested deeper than
+//! 128 levels, a number beyond `f64`) is still read for its id ([`super::scan`]):
 //!
-//! | line | answer |
+//! | message | answer |
 //! |---|---|
-//! | not JSON: malformed, invalid UTF-8, a lone surrogate, nested deeper than 127 levels, a number out of range | -32700 Parse error, `"id": null` |
+//! | not JSON: malformed, invalid UTF-8, an empty HTTP body | -32700 Parse error, `"id": null` |
+//! | valid JSON beyond the parser's limits: nested deeper than 128 levels, a number beyond `f64`, a lone surrogate | -32700 Parse error, with the id |
 //! | longer than the line limit, an array (batch), not an object, an `id` that is not a string or an integer, `jsonrpc` not `"2.0"`, `method` not a string, no `method`/`result`/`error` | -32600 Invalid Request |
 //! | a known method whose `params` do not fit it (`tools/call` without `name`, `arguments` not an object) | -32602 Invalid params |
+//! | a method the stateless revision removed (`initialize`, `logging/setLevel`, `resources/subscribe`, …) whose `_meta` names that revision, with `params` rmcp cannot read | -32601 Method not found |
 //! | a notification, well-formed or not | none (forwarded once the session has begun, else dropped) |
 //! | a response (the client answering the server) | none (forwarded once the session has begun, else dropped) |
 
 use ::rmcp::model::{
     CallToolRequestParams, ClientJsonRpcMessage, ClientNotification, ClientRequest, GetMeta,
-    ProtocolVersion,
+    JsonRpcRequest, NumberOrString, ProtocolVersion,
 };
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::ids::InFlight;
 use crate::encode::echo::cut;
 
 /// JSON-RPC's code for a line that is not JSON.
-pub(super) const PARSE_ERROR: i64 = -32700;
+pub(crate) const PARSE_ERROR: i64 = -32700;
 /// JSON-RPC's code for JSON that is not a valid request.
-pub(super) const INVALID_REQUEST: i64 = -32600;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC's code for a method the server does not have.
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
 /// JSON-RPC's code for params that do not fit the method.
-pub(super) const INVALID_PARAMS: i64 = -32602;
+pub(crate) const INVALID_PARAMS: i64 = -32602;
 
 /// What to do with one line from the client.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub(super) enum Verdict {
-    /// Send these lines (the message, rewritten) to rmcp.
-    Forward(Vec<String>),
+    /// Hand these messages (the one read, its id made unique) to rmcp, typed: rmcp reads no
+    /// text again.
+    Forward(Vec<ClientJsonRpcMessage>),
     /// Send this JSON-RPC error answer to the client.
     Answer(String),
     /// Nothing: a notification or a response rmcp must not see, which JSON-RPC never answers.
     Ignore,
+}
+
+impl PartialEq for Verdict {
+    /// The same verdict; forwarded messages compare as the JSON they are (rmcp's notification
+    /// types have no equality of their own).
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Verdict::Forward(a), Verdict::Forward(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|(a, b)| serde_json::to_value(a).ok() == serde_json::to_value(b).ok())
+            }
+            (Verdict::Answer(a), Verdict::Answer(b)) => a == b,
+            (Verdict::Ignore, Verdict::Ignore) => true,
+            _ => false,
+        }
+    }
 }
 
 /// Whether rmcp's session has begun: before, rmcp accepts only requests and ends on anything
@@ -125,48 +155,179 @@ const REASON_MAX_CHARS: usize = 200;
 
 /// Sorts one line (without its line break) from the client.
 pub(super) fn classify(line: &[u8], gate: &mut Gate, in_flight: &InFlight) -> Verdict {
+    let message = match parse(line) {
+        Ok(Some(message)) => message,
+        Ok(None) => return Verdict::Ignore,
+        Err(rejection) => return Verdict::Answer(rejection.to_json()),
+    };
+    match kind(&message) {
+        Ok(Kind::Notification) => notification(message, gate, in_flight),
+        Ok(Kind::Request) => match request(message) {
+            Ok((message, request)) => forward_request(&message, request, gate, in_flight),
+            Err(rejection) => Verdict::Answer(rejection.to_json()),
+        },
+        Ok(Kind::Response) => response(message, gate),
+        Err(rejection) => Verdict::Answer(rejection.to_json()),
+    }
+}
+
+/// What the HTTP transport does with one request body.
+#[derive(Debug, PartialEq)]
+pub(crate) enum BodyVerdict {
+    /// Pass the body to rmcp: the original bytes (`None`) or these rewritten ones.
+    Forward(Option<String>),
+    /// Answer this JSON-RPC error.
+    Answer(Rejection),
+    /// A notification or a response rmcp must not see: accepted, never answered (202).
+    Accept,
+}
+
+/// Sorts one HTTP request body the way [`classify`] sorts a stdio line: the same checks and
+/// the same answers, without the stdio guard's id rewriting and session gate (rmcp's HTTP
+/// service keeps each request apart and checks sessions itself).
+pub(crate) fn classify_body(body: &[u8]) -> BodyVerdict {
+    // rmcp reads no byte order mark: a body with one is passed on without it.
+    let unmarked = body.strip_prefix(b"\xEF\xBB\xBF");
+    let message = match parse(body) {
+        Ok(Some(message)) => message,
+        Ok(None) => {
+            return BodyVerdict::Answer(Rejection::new(
+                Value::Null,
+                PARSE_ERROR,
+                "Parse error: the body is empty; send one JSON-RPC message".to_owned(),
+            ));
+        }
+        Err(rejection) => return BodyVerdict::Answer(rejection),
+    };
+    match kind(&message) {
+        Ok(Kind::Notification) => {
+            let well_formed = message.get("jsonrpc") == Some(&json!("2.0"))
+                && forwardable_notification(Value::Object(message)).is_some();
+            if well_formed {
+                BodyVerdict::Forward(
+                    unmarked.map(|rest| String::from_utf8_lossy(rest).into_owned()),
+                )
+            } else {
+                BodyVerdict::Accept
+            }
+        }
+        Ok(Kind::Request) => {
+            let params_null = matches!(message.get("params"), Some(Value::Null));
+            let mut message = message;
+            match envelope(&mut message) {
+                Ok((_, method)) if plain_tool_call(&method, &message) => {
+                    return BodyVerdict::Forward(
+                        unmarked.map(|_| Value::Object(message).to_string()),
+                    );
+                }
+                Ok(_) => {}
+                Err(rejection) => return BodyVerdict::Answer(rejection),
+            }
+            match request(message) {
+                Ok((message, _)) if params_null || unmarked.is_some() => {
+                    BodyVerdict::Forward(Some(Value::Object(message).to_string()))
+                }
+                Ok(_) => BodyVerdict::Forward(None),
+                Err(rejection) => BodyVerdict::Answer(rejection),
+            }
+        }
+        Ok(Kind::Response) => {
+            let line = Value::Object(message).to_string();
+            match typed_response(&line) {
+                Some(_) => BodyVerdict::Forward(unmarked.map(|_| line)),
+                None => BodyVerdict::Accept,
+            }
+        }
+        Err(rejection) => BodyVerdict::Answer(rejection),
+    }
+}
+
+/// A JSON-RPC error answer the guard gives itself.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Rejection {
+    /// The caller's id when it could be read and is valid, else `null`.
+    pub(crate) id: Value,
+    /// -32700, -32600 or -32602.
+    pub(crate) code: i64,
+    /// The error's `message`.
+    pub(crate) message: String,
+}
+
+impl Rejection {
+    fn new(id: Value, code: i64, message: String) -> Self {
+        Rejection { id, code, message }
+    }
+
+    /// The answer, members in the order rmcp writes them.
+    pub(crate) fn to_json(&self) -> String {
+        let mut error = Map::new();
+        error.insert("code".to_owned(), Value::from(self.code));
+        error.insert("message".to_owned(), Value::from(self.message.as_str()));
+        let mut answer = Map::new();
+        answer.insert("jsonrpc".to_owned(), Value::from("2.0"));
+        answer.insert("id".to_owned(), self.id.clone());
+        answer.insert("error".to_owned(), Value::Object(error));
+        Value::Object(answer).to_string()
+    }
+}
+
+/// One message as JSON: `None` for a blank line; a parse error (with the id when the line is
+/// valid JSON beyond the parser's limits) or an invalid request when it is not an object.
+fn parse(line: &[u8]) -> Result<Option<Map<String, Value>>, Rejection> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
-        return Verdict::Ignore;
+        return Ok(None);
     }
-    let message = match serde_json::from_slice::<Value>(line) {
-        Ok(Value::Object(message)) => message,
-        Ok(Value::Array(_)) => {
-            return invalid_request(
-                Value::Null,
-                "batches are not supported: send one JSON-RPC message per line",
-            );
-        }
-        Ok(_) => return invalid_request(Value::Null, "a JSON-RPC message is a JSON object"),
-        Err(error) => {
-            return answer(
-                Value::Null,
-                PARSE_ERROR,
-                &format!("Parse error: {}", cut(&error.to_string(), REASON_MAX_CHARS)),
-            );
-        }
-    };
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(message)) => Ok(Some(message)),
+        Ok(Value::Array(_)) => Err(invalid_request(
+            Value::Null,
+            "batches are not supported: send one JSON-RPC message per line",
+        )),
+        Ok(_) => Err(invalid_request(
+            Value::Null,
+            "a JSON-RPC message is a JSON object",
+        )),
+        Err(error) => Err(Rejection::new(
+            super::scan::readable_id(line).unwrap_or(Value::Null),
+            PARSE_ERROR,
+            format!("Parse error: {}", cut(&error.to_string(), REASON_MAX_CHARS)),
+        )),
+    }
+}
+
+/// The three kinds of JSON-RPC message.
+enum Kind {
+    Request,
+    Notification,
+    Response,
+}
+
+fn kind(message: &Map<String, Value>) -> Result<Kind, Rejection> {
     let has_id = message.contains_key("id");
     match message.get("method") {
-        Some(Value::String(_)) if !has_id => notification(message, gate, in_flight),
-        Some(_) if !has_id => invalid_request(Value::Null, "`method` must be a string"),
-        Some(_) => request(message, gate, in_flight),
+        Some(Value::String(_)) if !has_id => Ok(Kind::Notification),
+        Some(_) if !has_id => Err(invalid_request(Value::Null, "`method` must be a string")),
+        Some(_) => Ok(Kind::Request),
         None if message.contains_key("result") || message.contains_key("error") => {
-            response(&message, gate)
+            Ok(Kind::Response)
         }
-        None => invalid_request(
-            caller_id(&message).unwrap_or(Value::Null),
+        None => Err(invalid_request(
+            caller_id(message).unwrap_or(Value::Null),
             "a message has a `method` (a request or a notification) or a `result` or an `error` (a response)",
-        ),
+        )),
     }
 }
 
 /// The answer to a line longer than the guard reads (its id is unknown: it was not parsed).
 pub(super) fn too_long(max_line_bytes: usize) -> Verdict {
-    invalid_request(
-        Value::Null,
-        &format!("the line is longer than {max_line_bytes} bytes"),
+    Verdict::Answer(
+        invalid_request(
+            Value::Null,
+            &format!("the line is longer than {max_line_bytes} bytes"),
+        )
+        .to_json(),
     )
 }
 
@@ -179,49 +340,130 @@ fn caller_id(message: &Map<String, Value>) -> Option<Value> {
     }
 }
 
-fn request(mut message: Map<String, Value>, gate: &mut Gate, in_flight: &InFlight) -> Verdict {
-    let Some(caller) = caller_id(&message) else {
-        return invalid_request(Value::Null, "`id` must be a string or an integer");
+/// Checks a request the way JSON-RPC and MCP define it, and reads it with rmcp's own types:
+/// the message (`"params": null` removed) and what rmcp reads it as.
+fn request(
+    mut message: Map<String, Value>,
+) -> Result<(Map<String, Value>, JsonRpcRequest<ClientRequest>), Rejection> {
+    let (caller, method) = envelope(&mut message)?;
+    let value = Value::Object(message);
+    let parsed = ClientJsonRpcMessage::deserialize(&value);
+    let Value::Object(message) = value else {
+        unreachable!("an object stays an object")
+    };
+    match parsed {
+        Ok(ClientJsonRpcMessage::Request(parsed)) => {
+            if let ClientRequest::CustomRequest(custom) = &parsed.request
+                && MCP_REQUESTS.contains(&custom.method.as_str())
+            {
+                if removed_in_stateless(&method, message.get("params")) {
+                    return Err(removed(caller, &method));
+                }
+                let reason = params_mismatch(&method, custom.params.as_ref());
+                return Err(invalid_params(caller, &method, &reason));
+            }
+            Ok((message, parsed))
+        }
+        Ok(_) => Err(invalid_request(caller, "the message is not a request")),
+        Err(_) if removed_in_stateless(&method, message.get("params")) => {
+            Err(removed(caller, &method))
+        }
+        Err(error) if MCP_REQUESTS.contains(&method.as_str()) => {
+            Err(invalid_params(caller, &method, &error.to_string()))
+        }
+        Err(error) => Err(invalid_request(caller, &error.to_string())),
+    }
+}
+
+/// The JSON-RPC checks of a request (id, version, method, no result, params an object or
+/// null, which is removed): the caller's id and the method.
+fn envelope(message: &mut Map<String, Value>) -> Result<(Value, String), Rejection> {
+    let Some(caller) = caller_id(message) else {
+        return Err(invalid_request(
+            Value::Null,
+            "`id` must be a string or an integer",
+        ));
     };
     if message.get("jsonrpc") != Some(&json!("2.0")) {
-        return invalid_request(caller, "`jsonrpc` must be \"2.0\"");
+        return Err(invalid_request(caller, "`jsonrpc` must be \"2.0\""));
     }
     let Some(Value::String(method)) = message.get("method") else {
-        return invalid_request(caller, "`method` must be a string");
+        return Err(invalid_request(caller, "`method` must be a string"));
     };
     let method = method.clone();
     if message.contains_key("result") || message.contains_key("error") {
-        return invalid_request(caller, "a request has no `result` and no `error`");
+        return Err(invalid_request(
+            caller,
+            "a request has no `result` and no `error`",
+        ));
     }
     match message.get("params") {
         None | Some(Value::Object(_)) => {}
         // Some clients write `"params": null` for a method without params.
         Some(Value::Null) => {
-            crate::tool::remove_in_order(&mut message, "params");
+            crate::tool::remove_in_order(message, "params");
         }
-        Some(_) => return invalid_params(caller, &method, "`params` must be an object"),
+        Some(_) => {
+            return Err(invalid_params(
+                caller,
+                &method,
+                "`params` must be an object",
+            ));
+        }
     }
+    Ok((caller, method))
+}
+
+/// Whether a `tools/call` plainly fits rmcp's type (a string `name`, `arguments` an object or
+/// absent, no `_meta`, `inputResponses` or `requestState` to read): the HTTP path then skips
+/// reading it with rmcp's types, which rmcp does itself. Anything else is read with them.
+fn plain_tool_call(method: &str, message: &Map<String, Value>) -> bool {
+    method == "tools/call"
+        && message.get("params").is_some_and(|params| {
+            params.get("name").is_some_and(Value::is_string)
+                && params
+                    .get("arguments")
+                    .is_none_or(|arguments| arguments.is_object())
+                && ["_meta", "inputResponses", "requestState", "task"]
+                    .iter()
+                    .all(|key| params.get(key).is_none())
+        })
+}
+
+/// A checked request to rmcp under a unique internal id (the stdio guard's way), typed.
+fn forward_request(
+    message: &Map<String, Value>,
+    mut request: JsonRpcRequest<ClientRequest>,
+    gate: &mut Gate,
+    in_flight: &InFlight,
+) -> Verdict {
+    let caller = caller_id(message).unwrap_or(Value::Null);
     let internal = in_flight.reserve();
-    message.insert("id".to_owned(), Value::from(internal));
-    let line = Value::Object(message).to_string();
-    match serde_json::from_str::<ClientJsonRpcMessage>(&line) {
-        Ok(ClientJsonRpcMessage::Request(parsed)) => {
-            if let ClientRequest::CustomRequest(custom) = &parsed.request
-                && MCP_REQUESTS.contains(&custom.method.as_str())
-            {
-                let reason = params_mismatch(&method, custom.params.as_ref());
-                return invalid_params(caller, &method, &reason);
-            }
-            gate.observe(&parsed.request);
-            in_flight.admit(internal, caller);
-            Verdict::Forward(vec![line])
-        }
-        Ok(_) => invalid_request(caller, "the message is not a request"),
-        Err(error) if MCP_REQUESTS.contains(&method.as_str()) => {
-            invalid_params(caller, &method, &error.to_string())
-        }
-        Err(error) => invalid_request(caller, &error.to_string()),
-    }
+    request.id = NumberOrString::Number(internal);
+    gate.observe(&request.request);
+    in_flight.admit(internal, caller);
+    Verdict::Forward(vec![ClientJsonRpcMessage::Request(request)])
+}
+
+/// The methods the stateless revision (2026-07-28) removed: a request of that revision for one
+/// of them is rmcp's to answer (-32601 Method not found, HTTP 404), whatever its `params`.
+const REMOVED_IN_STATELESS: [&str; 5] = [
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+/// Whether `method` is one the stateless revision removed and `params` declare that revision
+/// (or a later one) in `_meta`.
+fn removed_in_stateless(method: &str, params: Option<&Value>) -> bool {
+    REMOVED_IN_STATELESS.contains(&method)
+        && params
+            .and_then(|params| params.get("_meta"))
+            .and_then(|meta| meta.get("io.modelcontextprotocol/protocolVersion"))
+            .and_then(Value::as_str)
+            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
 /// Why the `params` of the MCP request `method` do not fit it, as precisely as rmcp's types say.
@@ -237,31 +479,32 @@ fn params_mismatch(method: &str, params: Option<&Value>) -> String {
     )
 }
 
-fn notification(mut message: Map<String, Value>, gate: &Gate, in_flight: &InFlight) -> Verdict {
+fn notification(message: Map<String, Value>, gate: &Gate, in_flight: &InFlight) -> Verdict {
     if !gate.begun || message.get("jsonrpc") != Some(&json!("2.0")) {
         return Verdict::Ignore;
     }
     if message.get("method") == Some(&json!("notifications/cancelled")) {
         return cancellation(&message, in_flight);
     }
-    let line = Value::Object(std::mem::take(&mut message)).to_string();
-    if forwardable_notification(&line) {
-        Verdict::Forward(vec![line])
-    } else {
-        Verdict::Ignore
+    match forwardable_notification(Value::Object(message)) {
+        Some(typed) => Verdict::Forward(vec![typed]),
+        None => Verdict::Ignore,
     }
 }
 
-/// Whether rmcp parses `line` as a notification, and as the one it names.
-fn forwardable_notification(line: &str) -> bool {
-    match serde_json::from_str::<ClientJsonRpcMessage>(line) {
-        Ok(ClientJsonRpcMessage::Notification(parsed)) => match parsed.notification {
-            ClientNotification::CustomNotification(custom) => {
-                !MCP_NOTIFICATIONS.contains(&custom.method.as_str())
+/// The notification as rmcp reads it, when it reads it as the one it names.
+fn forwardable_notification(message: Value) -> Option<ClientJsonRpcMessage> {
+    let typed = ClientJsonRpcMessage::deserialize(message).ok()?;
+    match &typed {
+        ClientJsonRpcMessage::Notification(parsed) => match &parsed.notification {
+            ClientNotification::CustomNotification(custom)
+                if MCP_NOTIFICATIONS.contains(&custom.method.as_str()) =>
+            {
+                None
             }
-            _ => true,
+            _ => Some(typed),
         },
-        _ => false,
+        _ => None,
     }
 }
 
@@ -274,68 +517,76 @@ fn cancellation(message: &Map<String, Value>, in_flight: &InFlight) -> Verdict {
     else {
         return Verdict::Ignore;
     };
-    let lines: Vec<String> = in_flight
+    let messages: Vec<ClientJsonRpcMessage> = in_flight
         .cancel(caller)
         .into_iter()
-        .map(|internal| {
+        .filter_map(|internal| {
             let mut rewritten = message.clone();
             if let Some(Value::Object(params)) = rewritten.get_mut("params") {
                 params.insert("requestId".to_owned(), Value::from(internal));
             }
-            Value::Object(rewritten).to_string()
+            forwardable_notification(Value::Object(rewritten))
         })
-        .filter(|line| forwardable_notification(line))
         .collect();
-    if lines.is_empty() {
+    if messages.is_empty() {
         Verdict::Ignore
     } else {
-        Verdict::Forward(lines)
+        Verdict::Forward(messages)
     }
 }
 
-fn response(message: &Map<String, Value>, gate: &Gate) -> Verdict {
+fn response(message: Map<String, Value>, gate: &Gate) -> Verdict {
     if !gate.begun {
         return Verdict::Ignore;
     }
-    let line = Value::Object(message.clone()).to_string();
-    match serde_json::from_str::<ClientJsonRpcMessage>(&line) {
-        Ok(ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_)) => {
-            Verdict::Forward(vec![line])
+    match ClientJsonRpcMessage::deserialize(Value::Object(message)) {
+        Ok(typed @ (ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_))) => {
+            Verdict::Forward(vec![typed])
         }
         _ => Verdict::Ignore,
     }
 }
 
-fn invalid_request(id: Value, reason: &str) -> Verdict {
-    answer(
+/// The response as rmcp reads it, when it reads it as one.
+fn typed_response(line: &str) -> Option<ClientJsonRpcMessage> {
+    match serde_json::from_str::<ClientJsonRpcMessage>(line) {
+        Ok(typed @ (ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_))) => {
+            Some(typed)
+        }
+        _ => None,
+    }
+}
+
+/// The answer to a method the stateless revision removed, called in that revision.
+fn removed(id: Value, method: &str) -> Rejection {
+    Rejection::new(
         id,
-        INVALID_REQUEST,
-        &format!("Invalid Request: {}", cut(reason, REASON_MAX_CHARS)),
+        METHOD_NOT_FOUND,
+        format!(
+            "Method not found: {} is not part of protocol revision 2026-07-28",
+            cut(method, REASON_MAX_CHARS)
+        ),
     )
 }
 
-fn invalid_params(id: Value, method: &str, reason: &str) -> Verdict {
-    answer(
+fn invalid_request(id: Value, reason: &str) -> Rejection {
+    Rejection::new(
+        id,
+        INVALID_REQUEST,
+        format!("Invalid Request: {}", cut(reason, REASON_MAX_CHARS)),
+    )
+}
+
+fn invalid_params(id: Value, method: &str, reason: &str) -> Rejection {
+    Rejection::new(
         id,
         INVALID_PARAMS,
-        &format!(
+        format!(
             "Invalid params for {}: {}",
             cut(method, REASON_MAX_CHARS),
             cut(reason, REASON_MAX_CHARS)
         ),
     )
-}
-
-/// A JSON-RPC error answer, members in the order rmcp writes them.
-fn answer(id: Value, code: i64, message: &str) -> Verdict {
-    let mut error = Map::new();
-    error.insert("code".to_owned(), Value::from(code));
-    error.insert("message".to_owned(), Value::from(message));
-    let mut answer = Map::new();
-    answer.insert("jsonrpc".to_owned(), Value::from("2.0"));
-    answer.insert("id".to_owned(), id);
-    answer.insert("error".to_owned(), Value::Object(error));
-    Verdict::Answer(Value::Object(answer).to_string())
 }
 
 #[cfg(test)]

@@ -25,6 +25,16 @@ fn answer(id: &str, code: i64, message: &str) -> Verdict {
     ))
 }
 
+/// The verdict forwarding `lines`, as rmcp reads them.
+fn forward(lines: &[&str]) -> Verdict {
+    Verdict::Forward(
+        lines
+            .iter()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}")))
+            .collect(),
+    )
+}
+
 fn sort(line: &[u8]) -> Verdict {
     let in_flight = InFlight::default();
     let mut gate = begun(&in_flight);
@@ -32,28 +42,38 @@ fn sort(line: &[u8]) -> Verdict {
 }
 
 #[test]
-fn what_does_not_parse_is_a_parse_error_with_a_null_id() {
-    let cases: [(&[u8], &str); 5] = [
+fn what_does_not_parse_is_a_parse_error_with_the_id_when_it_can_be_read() {
+    let cases: [(&[u8], &str, &str); 5] = [
         (
             br#"{"jsonrpc":"#,
+            "null",
             "Parse error: EOF while parsing a value at line 1 column 11",
         ),
         (
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}",
+            "null",
             "Parse error: invalid unicode code point at line 1 column 35",
         ),
         (
             br#"{"jsonrpc":"2.0","id":1,"method":"\ud800"}"#,
+            // A lone surrogate is in JSON's grammar (RFC 8259 §8.2): the id can be read.
+            "1",
             "Parse error: unexpected end of hex escape at line 1 column 41",
         ),
         (
             br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":1e400}}"#,
+            // Valid JSON beyond the parser's limits: the id can be read.
+            "1",
             "Parse error: number out of range at line 1 column 59",
         ),
-        (b"hello", "Parse error: expected value at line 1 column 1"),
+        (
+            b"hello",
+            "null",
+            "Parse error: expected value at line 1 column 1",
+        ),
     ];
-    for (line, message) in cases {
-        assert_eq!(sort(line), answer("null", PARSE_ERROR, message));
+    for (line, id, message) in cases {
+        assert_eq!(sort(line), answer(id, PARSE_ERROR, message));
     }
     let nested = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"x":{}{}}}}}"#,
@@ -63,7 +83,7 @@ fn what_does_not_parse_is_a_parse_error_with_a_null_id() {
     assert_eq!(
         sort(nested.as_bytes()),
         answer(
-            "null",
+            "1",
             PARSE_ERROR,
             "Parse error: recursion limit exceeded at line 1 column 180"
         )
@@ -167,15 +187,11 @@ fn requests_reach_rmcp_under_unique_ids_and_are_remembered() {
     let second = classify(ping, &mut gate, &in_flight);
     assert_eq!(
         first,
-        Verdict::Forward(vec![
-            r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_owned()
-        ])
+        forward(&[r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#])
     );
     assert_eq!(
         second,
-        Verdict::Forward(vec![
-            r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#.to_owned()
-        ])
+        forward(&[r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#])
     );
     assert_eq!(in_flight.restore(3), Some(serde_json::json!(7)));
     // `"params": null` is read as no params.
@@ -185,9 +201,7 @@ fn requests_reach_rmcp_under_unique_ids_and_are_remembered() {
             &mut gate,
             &in_flight
         ),
-        Verdict::Forward(vec![
-            r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#.to_owned()
-        ])
+        forward(&[r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#])
     );
     // Unknown methods are rmcp's to answer (-32601).
     assert!(matches!(
@@ -288,10 +302,7 @@ fn notifications_are_never_answered_and_cancellations_follow_the_ids() {
             &mut gate,
             &in_flight
         ),
-        Verdict::Forward(vec![
-            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"r"}}"#.to_owned(),
-            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"r"}}"#.to_owned(),
-        ])
+        forward(&[r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"r"}}"#, r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"r"}}"#])
     );
     assert_eq!(in_flight.len(), 1, "only the initialize request is left");
 }
@@ -308,10 +319,13 @@ fn long_reasons_are_cut() {
     assert!(answer.len() < 400, "{answer}");
     assert_eq!(
         too_long(10),
-        super::answer(
-            Value::Null,
-            INVALID_REQUEST,
-            "Invalid Request: the line is longer than 10 bytes"
+        Verdict::Answer(
+            Rejection::new(
+                Value::Null,
+                INVALID_REQUEST,
+                "Invalid Request: the line is longer than 10 bytes".to_owned()
+            )
+            .to_json()
         )
     );
 }

@@ -43,7 +43,6 @@
 
 mod app;
 
-use std::borrow::Cow;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -67,9 +66,20 @@ use crate::tool::input::Tool;
 use crate::tool::tool_set::{ToolSet, define};
 use crate::tool::{DefinitionError, ToolDefinition, ValidationError, report_to_stderr};
 
-mod classify;
+#[cfg(feature = "request-state")]
+mod asking;
+pub(crate) mod classify;
 mod ids;
+#[cfg(feature = "request-state")]
+mod keyring;
+mod scan;
 mod stdio;
+#[cfg(feature = "request-state")]
+pub use asking::STATE_TTL;
+#[cfg(feature = "request-state")]
+pub use keyring::{
+    KeyringError, STATE_KEYS_VAR, state_keys, state_keys_from_env, state_keys_from_file,
+};
 pub use stdio::{MAX_LINE_BYTES, serve_io};
 
 /// Adds fusion routes to an rmcp `ToolRouter` without replacing a tool it already has.
@@ -446,6 +456,9 @@ pub struct FusionServer {
     instructions: Option<String>,
     listed: Vec<rmcp::model::Tool>,
     ui_app: bool,
+    /// The keyring that seals input-required states (stateless revision).
+    #[cfg(feature = "request-state")]
+    state_keys: Option<Arc<rmcp::model::RequestStateCodec>>,
 }
 
 impl std::fmt::Debug for FusionServer {
@@ -473,7 +486,22 @@ impl FusionServer {
             instructions: None,
             listed,
             ui_app,
+            #[cfg(feature = "request-state")]
+            state_keys: None,
         }
+    }
+
+    /// Seals the `requestState` of input-required results with `keys` (feature
+    /// `request-state`): a handler that asks ([`Call::confirm`](crate::Call::confirm)) is then
+    /// answered with an input-required result on the stateless revision, and its retry opens on
+    /// any replica holding the same keys (read them with [`state_keys_from_env`] or
+    /// [`state_keys_from_file`]). Without keys, a stateless call never asks; calls over a
+    /// session ask over the session either way.
+    #[cfg(feature = "request-state")]
+    #[must_use]
+    pub fn state_keys(mut self, keys: rmcp::model::RequestStateCodec) -> Self {
+        self.state_keys = Some(Arc::new(keys));
+        self
     }
 
     /// Sets the version announced in `serverInfo` (default: fusion-runtime's version).
@@ -512,7 +540,14 @@ impl ServerHandler for FusionServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.listed.clone()))
+        let cache = self.tools.cache();
+        Ok(ListToolsResult::with_all_items(self.listed.clone())
+            .with_ttl_ms(u64::try_from(cache.ttl.as_millis()).unwrap_or(u64::MAX))
+            .with_cache_scope(if cache.shared {
+                rmcp::model::CacheScope::Public
+            } else {
+                rmcp::model::CacheScope::Private
+            }))
     }
 
     async fn list_resources(
@@ -550,11 +585,38 @@ impl ServerHandler for FusionServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let name: Cow<'_, str> = request.name;
         // wire format §4.6: UI blocks go to the view when the client renders the tool's app.
         let to_view = self.ui_app
-            && self.tools.get(&name).is_some_and(ToolDefinition::ui_app)
+            && self.tools.get(&request.name).is_some_and(ToolDefinition::ui_app)
             && renders_apps(&context);
+        if !self.listed.iter().any(|tool| tool.name == request.name) {
+            return Err(unknown_tool(&request.name, &self.listed));
+        }
+        self.answer_call(request, &context, to_view).await
+    }
+}
+
+impl FusionServer {
+    /// A call of one of the server's tools; its handler may ask (module `asking`).
+    #[cfg(feature = "request-state")]
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        to_view: bool,
+    ) -> Result<CallToolResponse, ErrorData> {
+        asking::call(&self.tools, self.state_keys.as_deref(), request, context, to_view).await
+    }
+
+    /// A call of one of the server's tools.
+    #[cfg(not(feature = "request-state"))]
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        _context: &RequestContext<RoleServer>,
+        to_view: bool,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name: std::borrow::Cow<'_, str> = request.name;
         let mut response = self
             .tools
             .call_async(&name, arguments_value(request.arguments))
@@ -564,6 +626,23 @@ impl ServerHandler for FusionServer {
         }
         Ok(CallToolResult::from(response).into())
     }
+}
+
+/// The protocol error for a `tools/call` of a tool the server does not have (wire format
+/// §13.3: over MCP, -32602 as the specification lists it; the message carries the recovery
+/// the `UNKNOWN_TOOL` envelope would, and `data` the tools there are).
+fn unknown_tool(name: &str, listed: &[rmcp::model::Tool]) -> ErrorData {
+    let shown = crate::encode::echo::cut(name, 200);
+    ErrorData::invalid_params(
+        format!(
+            "Unknown tool \"{shown}\": check the available tools via tools/list and call a valid one."
+        ),
+        Some(serde_json::json!({
+            "code": "UNKNOWN_TOOL",
+            "tool": shown,
+            "available": listed.iter().map(|tool| tool.name.as_ref()).collect::<Vec<_>>(),
+        })),
+    )
 }
 
 /// Why serving stopped with an error.
@@ -590,7 +669,8 @@ impl std::error::Error for ServeError {
 /// an id apart. At the end of the input, the requests in flight are answered first.
 pub async fn serve_stdio(server: FusionServer) -> Result<(), ServeError> {
     let (stdin, stdout) = rmcp::transport::stdio();
-    serve_io(server, stdin, stdout, MAX_LINE_BYTES).await
+    // Boxed: the guard and rmcp's service together are a large future.
+    Box::pin(serve_io(server, stdin, stdout, MAX_LINE_BYTES)).await
 }
 
 /// Serves `server` over stdio on a single-threaded Tokio runtime of its own, until the client

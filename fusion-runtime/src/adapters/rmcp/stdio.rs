@@ -1,16 +1,17 @@
 //! The stdio guard: a layer of fusion's own between the client's byte stream and rmcp.
 //!
 //! ```text
-//! client ──lines──▶ LineReader ─▶ classify ──forward (ids made unique)──▶ duplex ─▶ rmcp
-//!                                     │ answer                                      │
-//!                                     ▼                                             ▼
-//! client ◀──lines── one writer ◀──────┴───────────── ids restored ◀──── duplex ◀── rmcp
+//! client ──lines──▶ LineReader ─▶ classify ──typed messages (ids made unique)──▶ channel ─▶ rmcp
+//!                                     │ answer                                              │
+//!                                     ▼                                                     ▼
+//! client ◀──lines── one writer ◀──────┴────────── ids restored, written once ◀── channel ◀── rmcp
 //! ```
 //!
 //! - Lines are read with a bounded length ([`MAX_LINE_BYTES`]): a longer line is skipped to
 //!   its end without being kept, and answered -32600 with `"id": null`.
 //! - [`classify`](super::classify) decides per line; what rmcp would drop, mishandle or die on
-//!   is answered (or dropped) here, the rest reaches rmcp through an in-memory duplex stream.
+//!   is answered (or dropped) here, the rest reaches rmcp as the typed messages the guard read
+//!   (a [`Transport`] of channels): each line is parsed once, and each answer written once.
 //! - Every line to the client goes through one writer task, so the guard's answers and rmcp's
 //!   never interleave.
 //! - The server stops only at the end of the input (or a signal): then the requests in flight
@@ -18,12 +19,12 @@
 
 use std::io;
 
-use ::rmcp::service::ServerInitializeError;
+use ::rmcp::model::{ClientJsonRpcMessage, NumberOrString, ServerJsonRpcMessage};
+use ::rmcp::service::{RoleServer, ServerInitializeError};
+use ::rmcp::transport::Transport;
 use ::rmcp::{ServerHandler, ServiceExt};
-use serde_json::{Map, Value};
-use tokio::io::{
-    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream,
-};
+use serde_json::Value;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use super::ServeError;
@@ -35,10 +36,42 @@ use super::ids::InFlight;
 /// `"id": null`.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
-/// The in-memory pipe between the guard and rmcp, each way.
-const DUPLEX_BYTES: usize = 64 * 1024;
+/// Messages queued for rmcp (and from it) before the other side waits.
+const QUEUED_MESSAGES: usize = 64;
 /// Lines queued for the client before the guard and rmcp wait for the client to read.
 const QUEUED_LINES: usize = 64;
+
+/// rmcp's end of the guard: the typed messages the guard read, and rmcp's typed answers.
+struct Channels {
+    incoming: mpsc::Receiver<ClientJsonRpcMessage>,
+    outgoing: mpsc::Sender<ServerJsonRpcMessage>,
+}
+
+impl Transport<RoleServer> for Channels {
+    type Error = io::Error;
+
+    fn send(
+        &mut self,
+        item: ServerJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
+        let outgoing = self.outgoing.clone();
+        async move {
+            outgoing
+                .send(item)
+                .await
+                .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+        }
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<ClientJsonRpcMessage>> + Send {
+        self.incoming.recv()
+    }
+
+    async fn close(&mut self) -> Result<(), io::Error> {
+        self.incoming.close();
+        Ok(())
+    }
+}
 
 /// One read from a [`LineReader`].
 #[derive(Debug, PartialEq)]
@@ -124,8 +157,9 @@ where
 {
     let mut gate = Gate::new(server.supported_protocol_versions().into_owned());
     let in_flight = InFlight::default();
-    let (guard_end, rmcp_end) = tokio::io::duplex(DUPLEX_BYTES);
-    let (from_rmcp, to_rmcp) = tokio::io::split(guard_end);
+    let (to_rmcp, incoming) = mpsc::channel(QUEUED_MESSAGES);
+    let (outgoing, from_rmcp) = mpsc::channel(QUEUED_MESSAGES);
+    let rmcp_end = Channels { incoming, outgoing };
     let (lines, queued) = mpsc::channel::<String>(QUEUED_LINES);
 
     let reading = read_client(
@@ -180,7 +214,7 @@ impl RmcpStop {
     }
 }
 
-async fn run_rmcp<S: ServerHandler>(server: S, transport: DuplexStream) -> Result<(), RmcpStop> {
+async fn run_rmcp<S: ServerHandler>(server: S, transport: Channels) -> Result<(), RmcpStop> {
     let running = server
         .serve(transport)
         .await
@@ -191,16 +225,15 @@ async fn run_rmcp<S: ServerHandler>(server: S, transport: DuplexStream) -> Resul
 
 /// Reads the client's lines until the input ends, then waits for the requests in flight to
 /// be answered and closes rmcp's input.
-async fn read_client<R, W>(
+async fn read_client<R>(
     mut reader: LineReader<R>,
     gate: &mut Gate,
     in_flight: &InFlight,
-    mut to_rmcp: W,
+    to_rmcp: mpsc::Sender<ClientJsonRpcMessage>,
     lines: mpsc::Sender<String>,
 ) -> io::Result<()>
 where
     R: AsyncBufRead + Unpin,
-    W: AsyncWrite + Unpin,
 {
     loop {
         let verdict = match reader.next().await? {
@@ -211,10 +244,11 @@ where
         match verdict {
             Verdict::Forward(messages) => {
                 for message in messages {
-                    to_rmcp.write_all(message.as_bytes()).await?;
-                    to_rmcp.write_all(b"\n").await?;
+                    if to_rmcp.send(message).await.is_err() {
+                        // rmcp stopped: what it was sent is answered, the rest is not read.
+                        return Err(io::ErrorKind::BrokenPipe.into());
+                    }
                 }
-                to_rmcp.flush().await?;
             }
             Verdict::Answer(answer) => {
                 if lines.send(answer).await.is_err() {
@@ -226,69 +260,66 @@ where
         }
     }
     in_flight.settled().await;
-    to_rmcp.shutdown().await
+    // Dropping the sender ends rmcp's input.
+    drop(to_rmcp);
+    Ok(())
 }
 
-/// Passes rmcp's lines to the writer, each answer with the caller's id back on it.
-async fn relay_rmcp<R: AsyncRead + Unpin>(
-    from_rmcp: R,
+/// Passes rmcp's messages to the writer, each answer with the caller's id back on it, each
+/// written to text once.
+async fn relay_rmcp(
+    mut from_rmcp: mpsc::Receiver<ServerJsonRpcMessage>,
     in_flight: &InFlight,
     lines: mpsc::Sender<String>,
 ) {
-    let mut from_rmcp = BufReader::new(from_rmcp);
-    let mut line = String::new();
-    loop {
-        line.clear();
-        match from_rmcp.read_line(&mut line).await {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
-        let message = line.trim_end_matches(['\n', '\r']);
-        if let Some(restored) = restore_id(message, in_flight)
-            && lines.send(restored).await.is_err()
+    while let Some(message) = from_rmcp.recv().await {
+        if let Some(line) = restore_id(message, in_flight)
+            && lines.send(line).await.is_err()
         {
             return;
         }
     }
 }
 
-/// rmcp's line `message` for the client: an answer gets the caller's id back (and is dropped
-/// when its request was cancelled); an error without an `id` gets `"id": null`; anything else
-/// (the server's own requests and notifications) is unchanged.
-fn restore_id(message: &str, in_flight: &InFlight) -> Option<String> {
-    // The common case without parsing the (possibly large) result: rmcp writes an answer as
-    // `{"jsonrpc":"2.0","id":N,"result":…` or `…,"error":…`.
-    const START: &str = r#"{"jsonrpc":"2.0","id":"#;
-    if let Some(rest) = message.strip_prefix(START) {
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let (number, after) = rest.split_at(digits);
-        if (after.starts_with(r#","result":"#) || after.starts_with(r#","error":"#))
-            && let Ok(internal) = number.parse::<i64>()
-        {
-            let caller = in_flight.restore(internal)?;
-            return Some(format!("{START}{caller}{after}"));
-        }
-    }
-    let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(message) else {
-        return Some(message.to_owned());
+/// rmcp's message for the client, as a line: an answer gets the caller's id back (and is
+/// dropped when its request was cancelled); an error without an `id` gets `"id": null`;
+/// anything else (the server's own requests and notifications) is unchanged.
+fn restore_id(mut message: ServerJsonRpcMessage, in_flight: &InFlight) -> Option<String> {
+    let internal = match &message {
+        ServerJsonRpcMessage::Response(response) => Some(&response.id),
+        ServerJsonRpcMessage::Error(error) => error.id.as_ref(),
+        _ => None,
     };
-    if object.contains_key("method") {
-        return Some(message.to_owned());
+    let restored = match internal {
+        Some(NumberOrString::Number(internal)) => Some(caller_id(in_flight.restore(*internal)?)),
+        _ => None,
+    };
+    match (&mut message, restored) {
+        (ServerJsonRpcMessage::Response(response), Some(Some(caller))) => response.id = caller,
+        (ServerJsonRpcMessage::Error(error), Some(Some(caller))) => error.id = Some(caller),
+        // An error without an id of the caller's (rmcp could not read one).
+        (ServerJsonRpcMessage::Error(error), _) => {
+            error.id = None;
+            let mut value = serde_json::to_value(&message).ok()?;
+            if let Value::Object(object) = &mut value {
+                let rest = std::mem::take(object);
+                object.insert("jsonrpc".to_owned(), Value::from("2.0"));
+                object.insert("id".to_owned(), Value::Null);
+                object.extend(rest.into_iter().filter(|(key, _)| key != "jsonrpc"));
+            }
+            return Some(value.to_string());
+        }
+        _ => {}
     }
-    match object.get("id") {
-        Some(Value::Number(number)) => {
-            let caller = in_flight.restore(number.as_i64()?)?;
-            object.insert("id".to_owned(), caller);
-            Some(Value::Object(object).to_string())
-        }
-        None if object.contains_key("error") => {
-            let mut answer = Map::new();
-            answer.insert("jsonrpc".to_owned(), Value::from("2.0"));
-            answer.insert("id".to_owned(), Value::Null);
-            answer.extend(object.into_iter().filter(|(key, _)| key != "jsonrpc"));
-            Some(Value::Object(answer).to_string())
-        }
-        _ => Some(message.to_owned()),
+    serde_json::to_string(&message).ok()
+}
+
+/// The caller's id (a string or an integer) as rmcp's id; `None` for anything else.
+fn caller_id(caller: Value) -> Option<NumberOrString> {
+    match caller {
+        Value::String(id) => Some(NumberOrString::String(id.into())),
+        Value::Number(id) => id.as_i64().map(NumberOrString::Number),
+        _ => None,
     }
 }
 
@@ -354,9 +385,14 @@ mod tests {
     async fn an_empty_input_ends_the_session_cleanly() {
         let server = super::super::FusionServer::new("t", crate::ToolSet::new());
         let mut output = Vec::new();
-        let outcome = serve_io(server, tokio::io::empty(), &mut output, 10).await;
+        let outcome = Box::pin(serve_io(server, tokio::io::empty(), &mut output, 10)).await;
         assert!(outcome.is_ok(), "{outcome:?}");
         assert!(output.is_empty());
+    }
+
+    /// rmcp's message for `line`.
+    fn typed(line: &str) -> ServerJsonRpcMessage {
+        serde_json::from_str(line).unwrap_or_else(|error| panic!("{line}: {error}"))
     }
 
     #[test]
@@ -366,23 +402,27 @@ mod tests {
         table.admit(internal, json!("abc"));
         let line = format!(r#"{{"jsonrpc":"2.0","id":{internal},"result":{{}}}}"#);
         assert_eq!(
-            restore_id(&line, &table).as_deref(),
+            restore_id(typed(&line), &table).as_deref(),
             Some(r#"{"jsonrpc":"2.0","id":"abc","result":{}}"#)
         );
-        assert_eq!(restore_id(&line, &table), None);
-        // An order other than rmcp's own is parsed.
+        assert_eq!(restore_id(typed(&line), &table), None);
         let internal = table.reserve();
         table.admit(internal, json!(7));
-        let line = format!(r#"{{"id":{internal},"jsonrpc":"2.0","error":{{"code":1}}}}"#);
+        let line =
+            format!(r#"{{"jsonrpc":"2.0","id":{internal},"error":{{"code":1,"message":"m"}}}}"#);
         assert_eq!(
-            restore_id(&line, &table).as_deref(),
-            Some(r#"{"id":7,"jsonrpc":"2.0","error":{"code":1}}"#)
+            restore_id(typed(&line), &table).as_deref(),
+            Some(r#"{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"}}"#)
         );
         assert_eq!(
-            restore_id(r#"{"jsonrpc":"2.0","error":{"code":-32600}}"#, &table).as_deref(),
-            Some(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600}}"#)
+            restore_id(
+                typed(r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"}}"#),
+                &table
+            )
+            .as_deref(),
+            Some(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"m"}}"#)
         );
         let request = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
-        assert_eq!(restore_id(request, &table).as_deref(), Some(request));
+        assert_eq!(restore_id(typed(request), &table).as_deref(), Some(request));
     }
 }

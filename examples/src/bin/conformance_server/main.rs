@@ -15,6 +15,8 @@
     reason = "logging and sampling are deprecated by SEP-2577 but still tested"
 )]
 
+mod input_required;
+
 use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -22,14 +24,17 @@ use std::time::Duration;
 
 use fusion_examples::cli::{Transport, transport};
 use fusion_runtime::http::serve_http_blocking;
-use fusion_runtime::rmcp::FusionServer;
+use fusion_runtime::rmcp::{
+    FusionServer, STATE_KEYS_VAR, state_keys as state_keys_from_str, state_keys_from_env,
+};
 use fusion_runtime::{ResponseBuilder, Tool, ToolError, ToolResponse, ToolSet};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -80,8 +85,20 @@ fn fusion_tools() -> Result<ToolSet, fusion_runtime::tool::DefinitionError> {
         )
 }
 
-/// The tools written in rmcp here, as they are listed.
+/// The tools written in rmcp here, as they are listed: these and the input-required ones.
 fn native_tools() -> Value {
+    let empty = json!({"type": "object", "properties": {}});
+    let mut tools = other_tools();
+    if let Some(list) = tools.as_array_mut() {
+        list.extend(input_required::TOOLS.iter().map(|(name, description)| {
+            json!({"name": name, "description": description, "inputSchema": &empty})
+        }));
+    }
+    tools
+}
+
+/// The content, notification, sampling and schema tools.
+fn other_tools() -> Value {
     let empty = json!({"type": "object", "properties": {}});
     let tool = |name: &str, description: &str, schema: &Value| json!({"name": name, "description": description, "inputSchema": schema});
     json!([
@@ -105,6 +122,21 @@ fn native_tools() -> Value {
         ),
         tool("test_reconnection", "Answers after a pause", &empty),
         tool(
+            "test_elicitation",
+            "Asks the user (elicitation/create)",
+            &json!({"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}),
+        ),
+        tool(
+            "test_elicitation_sep1034_defaults",
+            "Asks the user with default values",
+            &empty
+        ),
+        tool(
+            "test_elicitation_sep1330_enums",
+            "Asks the user with every kind of enum",
+            &empty
+        ),
+        tool(
             "test_sampling",
             "Asks the client's model",
             &json!({"type": "object", "properties": {"prompt": {"type": "string"}}, "required": ["prompt"]}),
@@ -115,13 +147,78 @@ fn native_tools() -> Value {
             &json!({
                 "$schema": "https://json-schema.org/draft/2020-12/schema",
                 "type": "object",
-                "$defs": {"address": {"type": "object", "properties": {
+                "$defs": {"address": {"$anchor": "addressDef", "type": "object", "properties": {
                     "street": {"type": "string"}, "city": {"type": "string"}}}},
-                "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+                "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+                    "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                    "phone": {"type": "string"}, "email": {"type": "string"}},
+                "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+                "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+                "then": {"required": ["phone"]},
+                "else": {"required": ["email"]},
                 "additionalProperties": false
             }),
         ),
     ])
+}
+
+/// The schema each elicitation tool asks with.
+fn elicitation_schema(tool: &str) -> Value {
+    let titled = |pairs: &[(&str, &str)]| -> Vec<Value> {
+        pairs
+            .iter()
+            .map(|(value, title)| json!({"const": value, "title": title}))
+            .collect()
+    };
+    match tool {
+        "test_elicitation_sep1034_defaults" => json!({"type": "object", "properties": {
+            "name": {"type": "string", "default": "John Doe"},
+            "age": {"type": "integer", "default": 30},
+            "score": {"type": "number", "default": 95.5},
+            "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+            "verified": {"type": "boolean", "default": true}}}),
+        "test_elicitation_sep1330_enums" => json!({"type": "object", "properties": {
+            "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+            "titledSingle": {"type": "string", "oneOf": titled(&[("value1", "First Option"),
+                ("value2", "Second Option"), ("value3", "Third Option")])},
+            "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
+                "enumNames": ["Option One", "Option Two", "Option Three"]},
+            "untitledMulti": {"type": "array", "items": {"type": "string",
+                "enum": ["option1", "option2", "option3"]}},
+            "titledMulti": {"type": "array", "items": {"anyOf": titled(&[("value1", "First Choice"),
+                ("value2", "Second Choice"), ("value3", "Third Choice")])}}}}),
+        _ => json!({"type": "object", "properties": {
+            "username": {"type": "string", "description": "User's response"},
+            "email": {"type": "string", "description": "User's email address"}},
+            "required": ["username", "email"]}),
+    }
+}
+
+/// Asks the session's client (`elicitation/create`, a request of the server's own) and
+/// returns its answer. A client without the `elicitation` capability gets no request: the call
+/// fails, saying so.
+async fn elicit(
+    context: &RequestContext<RoleServer>,
+    message: &str,
+    schema: Value,
+) -> Result<Value, ErrorData> {
+    let declared = context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.elicitation.is_some());
+    if !declared {
+        return Err(ErrorData::invalid_request(
+            "this tool asks the user, and the client did not declare the elicitation capability",
+            None,
+        ));
+    }
+    let request: rmcp::model::ServerRequest = typed(json!({"method": "elicitation/create",
+        "params": {"message": message, "requestedSchema": schema}}))?;
+    let answer = context
+        .peer
+        .send_request(request)
+        .await
+        .map_err(|e| ErrorData::internal_error(format!("elicitation failed: {e}"), None))?;
+    Ok(serde_json::to_value(answer).unwrap_or_default())
 }
 
 /// The conformance server: fusion's tools plus the rest of the scenarios' surface.
@@ -129,6 +226,7 @@ struct Conformance {
     fusion: FusionServer,
     native: ListToolsResult,
     subscriptions: Mutex<HashSet<String>>,
+    input_required: input_required::InputRequired,
 }
 
 /// A typed rmcp value from the JSON the scenarios spell out.
@@ -136,11 +234,24 @@ fn typed<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
     serde_json::from_value(value).map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }
 
+/// A typed rmcp result from JSON, marked complete: since 2026-07-28 every result carries
+/// `resultType` (rmcp's constructors set it; JSON read into its types does not get it).
+fn complete<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
+    if let Some(object) = value.as_object_mut() {
+        object.insert("resultType".to_owned(), json!("complete"));
+    }
+    typed(value)
+}
+
 fn not_found(what: &str, name: &str) -> ErrorData {
     ErrorData::invalid_params(format!("unknown {what} {name:?}"), None)
 }
 
 impl Conformance {
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one arm per tool of the scenarios, in the order the suite lists them"
+    )]
     async fn native_call(
         &self,
         request: &CallToolRequestParams,
@@ -220,10 +331,32 @@ impl Conformance {
                     .map_or_else(|| answer.to_string(), str::to_owned);
                 vec![text(&format!("LLM response: {said}"))]
             }
+            "test_elicitation"
+            | "test_elicitation_sep1034_defaults"
+            | "test_elicitation_sep1330_enums" => {
+                let message = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|a| a.get("message"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("Please answer");
+                let answer = elicit(context, message, elicitation_schema(&request.name)).await?;
+                let action = answer
+                    .get("action")
+                    .and_then(Value::as_str)
+                    .unwrap_or("cancel");
+                let answered = answer.get("content").cloned().unwrap_or(Value::Null);
+                let said = if request.name == "test_elicitation" {
+                    format!("User response: action={action}, content={answered}")
+                } else {
+                    format!("Elicitation completed: action={action}, content={answered}")
+                };
+                vec![text(&said)]
+            }
             "json_schema_2020_12_tool" => vec![text("json_schema_2020_12_tool called")],
             _ => return Ok(None),
         };
-        typed(json!({"content": blocks})).map(Some)
+        complete(json!({"content": blocks})).map(Some)
     }
 }
 
@@ -259,10 +392,21 @@ impl ServerHandler for Conformance {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(answer) = self.input_required.call(&request, &context) {
+            return answer;
+        }
         match self.native_call(&request, &context).await? {
             Some(result) => Ok(result.into()),
             None => self.fusion.call_tool(request, context).await,
         }
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        // Whatever was asked: rmcp keeps only what the capabilities advertise.
+        Some(requested.clone())
     }
 
     async fn set_level(
@@ -278,7 +422,7 @@ impl ServerHandler for Conformance {
         _request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        typed(
+        complete(
             json!({"completion": {"values": ["paris", "park", "party"], "total": 3, "hasMore": false}}),
         )
     }
@@ -288,7 +432,7 @@ impl ServerHandler for Conformance {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        typed(json!({"resources": [
+        complete(json!({"resources": [
             {"uri": "test://static-text", "name": "static-text", "description": "A static text resource", "mimeType": "text/plain"},
             {"uri": "test://static-binary", "name": "static-binary", "description": "A static PNG", "mimeType": "image/png"},
             {"uri": "test://watched-resource", "name": "watched-resource", "description": "A resource to subscribe to", "mimeType": "text/plain"}
@@ -300,7 +444,7 @@ impl ServerHandler for Conformance {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        typed(
+        complete(
             json!({"resourceTemplates": [{"uriTemplate": "test://template/{id}/data",
             "name": "template", "description": "Data for an id", "mimeType": "application/json"}]}),
         )
@@ -323,13 +467,18 @@ impl ServerHandler for Conformance {
                 let id = uri
                     .strip_prefix("test://template/")
                     .and_then(|rest| rest.strip_suffix("/data"))
-                    .ok_or_else(|| not_found("resource", uri))?;
+                    .ok_or_else(|| {
+                        ErrorData::invalid_params(
+                            format!("unknown resource {uri:?}"),
+                            Some(json!({"uri": uri})),
+                        )
+                    })?;
                 let text =
                     json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
                 json!({"uri": uri, "mimeType": "application/json", "text": text.to_string()})
             }
         };
-        let result: ReadResourceResult = typed(json!({"contents": [contents]}))?;
+        let result: ReadResourceResult = complete(json!({"contents": [contents]}))?;
         Ok(result.into())
     }
 
@@ -361,13 +510,15 @@ impl ServerHandler for Conformance {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         let argument = |name: &str| json!({"name": name, "description": format!("The {name}"), "required": true});
-        typed(json!({"prompts": [
+        complete(json!({"prompts": [
             {"name": "test_simple_prompt", "description": "A simple prompt"},
             {"name": "test_prompt_with_arguments", "description": "A prompt with arguments",
              "arguments": [argument("arg1"), argument("arg2")]},
             {"name": "test_prompt_with_embedded_resource", "description": "A prompt with a resource",
              "arguments": [argument("resourceUri")]},
-            {"name": "test_prompt_with_image", "description": "A prompt with an image"}
+            {"name": "test_prompt_with_image", "description": "A prompt with an image"},
+            {"name": "test_input_required_result_prompt",
+             "description": "A prompt that asks the user for its context first"}
         ]}))
     }
 
@@ -376,6 +527,9 @@ impl ServerHandler for Conformance {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        if let Some(answer) = input_required::InputRequired::prompt(&request) {
+            return answer;
+        }
         let argument = |name: &str| {
             request
                 .arguments
@@ -407,9 +561,31 @@ impl ServerHandler for Conformance {
             ],
             other => return Err(not_found("prompt", other)),
         };
-        let result: GetPromptResult = typed(json!({"messages": messages}))?;
+        let result: GetPromptResult = complete(json!({"messages": messages}))?;
         Ok(result.into())
     }
+}
+
+/// The keyring of `FUSION_STATE_KEYS` (shared by every replica), else one random key for
+/// this process alone.
+fn state_keys() -> Result<rmcp::model::RequestStateCodec, Box<dyn std::error::Error>> {
+    if let Some(codec) = state_keys_from_env(STATE_KEYS_VAR)? {
+        return Ok(codec);
+    }
+    let mut random = String::new();
+    for _ in 0..4 {
+        use std::fmt::Write as _;
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_nanos(),
+        );
+        let _ = write!(random, "{:016x}", hasher.finish());
+    }
+    Ok(state_keys_from_str(&format!("process={random}"))?)
 }
 
 fn main() -> ExitCode {
@@ -420,6 +596,7 @@ fn main() -> ExitCode {
             fusion: FusionServer::new("fusion-conformance", fusion_tools()?),
             native: typed(json!({"tools": native_tools()}))?,
             subscriptions: Mutex::new(HashSet::new()),
+            input_required: input_required::InputRequired::new(state_keys()?),
         };
         match transport {
             Transport::Stdio => {
