@@ -89,31 +89,6 @@ fn millis(flag: &str, value: &str) -> Result<Duration, String> {
     number(flag, value).map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(u64::MAX)))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    }
-
-    #[test]
-    fn no_option_is_stdio_and_http_takes_an_address() {
-        assert!(matches!(transport(args("")), Ok(Transport::Stdio)));
-        let Ok(Transport::Http(config)) = transport(args("--http 127.0.0.1:0 --sessions")) else {
-            panic!("--http selects HTTP");
-        };
-        assert!(config.uses_legacy_sessions());
-        let error = transport(args("--http localhost"))
-            .err()
-            .unwrap_or_default();
-        assert!(error.contains("such as 127.0.0.1:8080"), "{error}");
-        let error = transport(args("--max-body")).err().unwrap_or_default();
-        assert!(error.contains("--max-body BYTES"), "{error}");
-        assert!(transport(args("--verbose")).is_err());
-    }
-}
-
 /// Makes the program stop quietly, with status 0, when its output is closed (`billing_demo |
 /// head`): Rust ignores `SIGPIPE`, so `println!` to a closed pipe panics with "failed printing to
 /// stdout: Broken pipe" and a backtrace. Any other panic is reported as before. Call it first in
@@ -149,4 +124,29 @@ pub fn init_tracing() {
         .with_max_level(level)
         .with_ansi(false)
         .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn no_option_is_stdio_and_http_takes_an_address() {
+        assert!(matches!(transport(args("")), Ok(Transport::Stdio)));
+        let Ok(Transport::Http(config)) = transport(args("--http 127.0.0.1:0 --sessions")) else {
+            panic!("--http selects HTTP");
+        };
+        assert!(config.uses_legacy_sessions());
+        let error = transport(args("--http localhost"))
+            .err()
+            .unwrap_or_default();
+        assert!(error.contains("such as 127.0.0.1:8080"), "{error}");
+        let error = transport(args("--max-body")).err().unwrap_or_default();
+        assert!(error.contains("--max-body BYTES"), "{error}");
+        assert!(transport(args("--verbose")).is_err());
+    }
 }

@@ -348,17 +348,17 @@ async fn an_rmcp_tool_router_server_adopts_fusion_in_one_tool() {
         .list_all_resources()
         .await
         .expect("resources/list answers");
-    let named: Vec<String> = tools
+    let advertised: Vec<String> = tools
         .iter()
         .filter_map(|t| t.meta.as_ref()?.0.get("ui")?.get("resourceUri")?.as_str())
         .map(str::to_owned)
         .collect();
     assert_eq!(
-        named,
+        advertised,
         ["ui://fusion/blocks"],
         "only the fusion tool names the view"
     );
-    for uri in &named {
+    for uri in &advertised {
         assert!(listed.iter().any(|r| &r.uri == uri), "{uri} is not listed");
         s.client
             .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.clone()))

@@ -296,7 +296,7 @@ fn connect(server: &Server) -> TcpStream {
     let stream = TcpStream::connect(&server.address).expect("the server accepts connections");
     // Generous: only a server that never answers hits it.
     stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
+        .set_read_timeout(Some(Duration::from_mins(1)))
         .expect("a read timeout");
     stream
 }

@@ -460,7 +460,8 @@ impl<S> ToolSet<S> {
     /// and for `tool.action` one of that tool's actions (a misspelt target is a
     /// [`DefinitionError`] with a "did you mean"). Adding a tool already checks the targets
     /// that name a tool of the set; this also finds those that name none, once every tool is
-    /// in. `FusionServer::new` runs it and reports a failure on stderr.
+    /// in. `FusionServer::try_new` refuses a set that fails it (`FusionServer::new` reports the
+    /// failure on stderr).
     pub fn check_suggestions(&self) -> Result<(), DefinitionError> {
         let tools = || self.entries.iter().map(|e| &*e.definition);
         for entry in &self.entries {

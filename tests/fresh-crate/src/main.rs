@@ -26,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools = ToolSet::new().tool(|action: Inventory, call: &Call| match action {
         Inventory::GetProduct { sku } => call.present(&Product { sku, quantity: 12 }).build(),
     })?;
-    let server = FusionServer::new("inventory", tools).version(env!("CARGO_PKG_VERSION"));
+    let server = FusionServer::try_new("inventory", tools)?.version(env!("CARGO_PKG_VERSION"));
     match std::env::args().nth(1).as_deref() {
         Some("--http") => serve_http_blocking(server, HttpConfig::new())?,
         _ => serve_stdio_blocking(server)?,

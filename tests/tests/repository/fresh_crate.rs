@@ -265,13 +265,13 @@ fn an_rmcp_server_adopts_fusion_in_one_tool_and_nothing_else_changes() {
 
     // The rmcp tool that returns JSON answers as rmcp alone answers it: serde_json's own key
     // order (sorted: no `preserve_order` switched on by fusion) and its own float text.
-    let stats = server.request(
+    let json_tool = server.request(
         1,
         "tools/call",
         &serde_json::json!({"name": "stats", "arguments": {}}),
     );
     assert_eq!(
-        stats["result"]["content"][0]["text"],
+        json_tool["result"]["content"][0]["text"],
         r#"{"alpha":2,"middle":0.1,"zeta":1}"#
     );
 

@@ -181,3 +181,30 @@ fn suggestion_targets_are_checked_when_the_set_is_built() {
         "tool `show_history` cannot be defined: `NoSuchTool` suggests `inventroy.move`, but no tool `inventroy` is in the set; did you mean `inventory`? (a suggestion target is `tool` or `tool.action`)"
     );
 }
+
+/// Read a ratio table
+#[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
+struct Ratios {}
+
+#[test]
+fn question_mark_on_an_unwritable_value_is_the_actions_internal_error_and_is_reported() {
+    use std::sync::{Arc, Mutex};
+    let reported = Arc::new(Mutex::new(Vec::new()));
+    let seen = reported.clone();
+    let tools = ToolSet::new()
+        .on_internal_error(move |failure| {
+            seen.lock().unwrap().push(failure.reference().to_owned());
+        })
+        .tool(|_: Ratios, _: &Call| -> Result<ToolResponse, ToolError> {
+            // A map whose keys JSON cannot hold: the writer refuses it.
+            let table = std::collections::BTreeMap::from([((1, 2), 0.5)]);
+            Ok(ResponseBuilder::json(&table)?.build())
+        })
+        .unwrap();
+    let response = tools.call("ratios", None);
+    assert_eq!(
+        response.blocks()[0],
+        "<tool_error code=\"INTERNAL_ERROR\" severity=\"error\">\n<message>[ratios] The action failed with an internal error.</message>\n<recovery>This may be a transient failure. Retry the call once; if it fails again, tell the user the action is unavailable.</recovery>\n</tool_error>"
+    );
+    assert_eq!(*reported.lock().unwrap(), ["ratios"]);
+}

@@ -31,7 +31,7 @@ use crate::tool::call::Asking;
 use crate::tool::tool_set::ToolSet;
 
 /// How long a sealed state opens: a person has this long to answer.
-pub const STATE_TTL: Duration = Duration::from_secs(15 * 60);
+pub const STATE_TTL: Duration = Duration::from_mins(15);
 /// How many times, in a session, one call asks before it gives up.
 const SESSION_ROUNDS: usize = 4;
 

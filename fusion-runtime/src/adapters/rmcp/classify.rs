@@ -423,7 +423,7 @@ fn plain_tool_call(method: &str, message: &Map<String, Value>) -> bool {
             params.get("name").is_some_and(Value::is_string)
                 && params
                     .get("arguments")
-                    .is_none_or(|arguments| arguments.is_object())
+                    .is_none_or(Value::is_object)
                 && ["_meta", "inputResponses", "requestState", "task"]
                     .iter()
                     .all(|key| params.get(key).is_none())

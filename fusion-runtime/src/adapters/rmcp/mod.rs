@@ -504,6 +504,17 @@ impl FusionServer {
         self
     }
 
+    /// [`FusionServer::new`], refusing a tool set whose suggestion targets name a tool or an
+    /// action it does not have ([`ToolSet::check_suggestions`]: a `DefinitionError` with a "did
+    /// you mean"), where `new` only reports them on stderr.
+    pub fn try_new<S: Send + Sync + 'static>(
+        name: impl Into<String>,
+        tools: ToolSet<S>,
+    ) -> Result<Self, DefinitionError> {
+        tools.check_suggestions()?;
+        Ok(Self::new(name, tools))
+    }
+
     /// Sets the version announced in `serverInfo` (default: fusion-runtime's version).
     #[must_use]
     pub fn version(mut self, version: impl Into<String>) -> Self {
