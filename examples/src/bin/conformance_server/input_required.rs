@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::{complete, typed};
 
 /// How long a sealed state opens.
-const STATE_TTL: std::time::Duration = std::time::Duration::from_secs(600);
+const STATE_TTL: std::time::Duration = std::time::Duration::from_mins(10);
 
 /// The tools of the scenarios, as they are listed.
 pub const TOOLS: [(&str, &str); 9] = [
