@@ -10,6 +10,11 @@ any failure.
 - without the capability: a client with no elicitation callback is not asked, the call goes on.
 
     python3 confirm.py URL [REPLICAS]
+    python3 confirm.py URL --sessions
+
+With --sessions (a server in rmcp's legacy session mode), the client keeps a session and the
+server asks over it (`elicitation/create` in the middle of the call): there is no requestState
+to tamper with, so that part is skipped.
 
 With REPLICAS (behind nginx: 2), the confirmed call's requests must have been answered by that
 many replicas (the `fusion-instance` header): the answer was opened where it was not sealed.
@@ -30,7 +35,8 @@ def text(result) -> str:
     return " ".join(block.text for block in result.content if getattr(block, "text", None))
 
 
-async def main(url: str, replicas: int) -> int:
+async def main(url: str, replicas: int, sessions: bool = False) -> int:
+    mode = "legacy" if sessions else "auto"
     instances: list[str] = []
     asked: list[str] = []
     problems: list[str] = []
@@ -50,7 +56,9 @@ async def main(url: str, replicas: int) -> int:
         http = httpx2.AsyncClient(event_hooks={"response": [on_response]})
         async with http:
             async with Client(
-                streamable_http_client(url, http_client=http), elicitation_callback=elicitation
+                streamable_http_client(url, http_client=http),
+                elicitation_callback=elicitation,
+                mode=mode,
             ) as client:
                 return await client.call_tool(
                     "billing", {"action": VOID, "id": invoice, "reason": "confirm.py"}
@@ -68,31 +76,32 @@ async def main(url: str, replicas: int) -> int:
     if "NOT_CONFIRMED" not in text(result) or result.is_error:
         problems.append(f"declined: {text(result)!r}")
 
-    # Tampered: drive the rounds by hand and change the state.
+    # Tampered: drive the rounds by hand and change the state (stateless only).
     http = httpx2.AsyncClient(event_hooks={"response": [on_response]})
     async with http:
-        async with Client(
-            streamable_http_client(url, http_client=http), elicitation_callback=answering(True)
-        ) as client:
-            arguments = {"action": VOID, "id": "INV-0004", "reason": "confirm.py"}
-            pending = await client.session.call_tool("billing", arguments, allow_input_required=True)
-            if not isinstance(pending, types.InputRequiredResult):
-                problems.append(f"tampered: the first call did not ask: {pending}")
-            else:
-                state = pending.request_state
-                forged = state[:-2] + ("AA" if not state.endswith("AA") else "BB")
-                try:
-                    answer = await client.session.call_tool(
-                        "billing",
-                        arguments,
-                        input_responses={"confirm": {"action": "accept", "content": {"confirm": True}}},
-                        request_state=forged,
-                        allow_input_required=True,
-                    )
-                    problems.append(f"tampered: the forged state was accepted: {answer}")
-                except Exception as error:  # the JSON-RPC error
-                    if "requestState refused" not in str(error):
-                        problems.append(f"tampered: unexpected error {error}")
+        if not sessions:
+            async with Client(
+                streamable_http_client(url, http_client=http), elicitation_callback=answering(True)
+            ) as client:
+                arguments = {"action": VOID, "id": "INV-0004", "reason": "confirm.py"}
+                pending = await client.session.call_tool("billing", arguments, allow_input_required=True)
+                if not isinstance(pending, types.InputRequiredResult):
+                    problems.append(f"tampered: the first call did not ask: {pending}")
+                else:
+                    state = pending.request_state
+                    forged = state[:-2] + ("AA" if not state.endswith("AA") else "BB")
+                    try:
+                        answer = await client.session.call_tool(
+                            "billing",
+                            arguments,
+                            input_responses={"confirm": {"action": "accept", "content": {"confirm": True}}},
+                            request_state=forged,
+                            allow_input_required=True,
+                        )
+                        problems.append(f"tampered: the forged state was accepted: {answer}")
+                    except Exception as error:  # the JSON-RPC error
+                        if "requestState refused" not in str(error):
+                            problems.append(f"tampered: unexpected error {error}")
 
     # Without the capability: not asked, voided.
     before = len(asked)
@@ -109,4 +118,6 @@ async def main(url: str, replicas: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0)))
+    sessions = "--sessions" in sys.argv[2:]
+    replicas = next((int(arg) for arg in sys.argv[2:] if arg.isdigit()), 0)
+    sys.exit(asyncio.run(main(sys.argv[1], replicas, sessions)))

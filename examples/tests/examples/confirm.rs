@@ -7,11 +7,13 @@
 //!   the elicitation capability is not asked;
 //! - a session over stdio: the server asks with `elicitation/create` and finishes the same call.
 //!
-//! (The Python client through nginx: `scripts/scale-out.sh`, `clients/http/confirm.py`.)
+//! - the official Python client (`clients/http/confirm.py`, its automatic input-required rounds
+//!   with an elicitation callback) against one stateless server and one in session mode (then
+//!   the server asks over the session); through nginx over two replicas: `scripts/scale-out.sh`.
 
 use serde_json::{Value, json};
 
-use super::http::{Server, exchange, status};
+use super::http::{Server, exchange, python_mcp, run_client, status};
 use super::stdio_guard::Session;
 
 const OLD: &str = "old=0123456789abcdef0123456789abcdef-old-key";
@@ -177,4 +179,26 @@ fn a_session_asks_over_the_session_and_finishes_the_same_call() {
     assert_eq!(text(&done), "Invoice INV-0002 voided.");
     session.assert_alive();
     session.finish();
+}
+
+#[test]
+fn the_python_client_confirms_stateless_and_in_sessions() {
+    if !python_mcp() {
+        return;
+    }
+    let keys = [("FUSION_STATE_KEYS", OLD)];
+    let stateless = Server::start_with_env(&[], &keys);
+    let run = run_client("python3", &["confirm.py", &stateless.url]);
+    assert_eq!(run["problems"], json!([]), "{run}");
+    let sessions = Server::start_with_env(&["--sessions"], &keys);
+    let run = run_client("python3", &["confirm.py", &sessions.url, "--sessions"]);
+    assert_eq!(run["problems"], json!([]), "{run}");
+    assert_eq!(
+        run["asked"],
+        json!([
+            "Void INV-0002? This cannot be undone.",
+            "Void INV-0003? This cannot be undone."
+        ]),
+        "asked over the session: {run}"
+    );
 }

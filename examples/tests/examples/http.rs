@@ -32,7 +32,7 @@ fn clients_dir() -> PathBuf {
 /// A `billing_server --http` process on a free loopback port; killed when dropped.
 pub(super) struct Server {
     child: Child,
-    url: String,
+    pub(super) url: String,
     address: String,
     stderr: Arc<Mutex<Vec<String>>>,
 }
@@ -119,7 +119,7 @@ fn present(what: &str, available: bool, install: &str) -> bool {
     false
 }
 
-fn python_mcp() -> bool {
+pub(super) fn python_mcp() -> bool {
     let found = Command::new("python3")
         .args(["-c", "import mcp"])
         .stderr(Stdio::null())
@@ -140,7 +140,7 @@ fn typescript_sdk() -> bool {
 }
 
 /// Runs a client script; its stdout is one JSON document.
-fn run_client(program: &str, args: &[&str]) -> Value {
+pub(super) fn run_client(program: &str, args: &[&str]) -> Value {
     let output = Command::new(program)
         .args(args)
         .current_dir(clients_dir())

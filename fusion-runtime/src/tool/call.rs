@@ -106,6 +106,64 @@ impl Call {
         self.asking.answers.get(key)
     }
 
+    /// Asks the person to fill in the form `T` (its `schemars` schema, flat and of primitives,
+    /// as elicitation allows) under `key`: `Ok(T)` once the call brought the accepted answer,
+    /// else the response to return now: the ask itself ([`ToolResponse::asking`]), a `DECLINED`
+    /// warning when the person declined or cancelled, an `INVALID_INPUT` error when the answer
+    /// does not read as `T`, or an `INPUT_UNAVAILABLE` error when the client cannot show a form
+    /// (a handler that can go on without it should check [`Call::can_ask`] first).
+    #[allow(
+        clippy::result_large_err,
+        reason = "the error is the response to return, moved once"
+    )]
+    pub fn form<T>(&self, key: &str, message: impl Into<String>) -> Result<T, ToolResponse>
+    where
+        T: serde::de::DeserializeOwned + schemars::JsonSchema,
+    {
+        let mut schema = crate::tool::input_schema_of::<T>();
+        if let Value::Object(object) = &mut schema {
+            object.remove("$schema");
+        }
+        let ask = Ask::Form {
+            message: message.into(),
+            schema,
+        };
+        if !self.can_ask(&ask) {
+            return Err(ToolError::new(
+                "INPUT_UNAVAILABLE",
+                format!(
+                    "{} needs an answer from the person, and this client cannot ask for it.",
+                    self.reference
+                ),
+            )
+            .into_response());
+        }
+        let Some(answer) = self.answer(key) else {
+            let text = format!("Waiting for the person to answer {key:?}.");
+            return Err(ToolResponse::asking(
+                Asks::from([(key.to_owned(), ask)]),
+                text,
+            ));
+        };
+        if answer.get("action").and_then(Value::as_str) != Some("accept") {
+            return Err(ToolError::new(
+                "DECLINED",
+                format!("The person declined {}; nothing was done.", self.reference),
+            )
+            .severity(crate::response::Severity::Warning)
+            .into_response());
+        }
+        serde_json::from_value(answer.get("content").cloned().unwrap_or(Value::Null)).map_err(
+            |error| {
+                ToolError::new(
+                    "INVALID_INPUT",
+                    format!("The answer to {key:?} does not fit the form: {error}."),
+                )
+                .into_response()
+            },
+        )
+    }
+
     /// Asks the person to confirm before the handler goes on: `None` to go on, or the response
     /// to return now.
     ///
@@ -532,4 +590,76 @@ impl fmt::Display for InternalFailure<'_> {
 /// an MCP stdio server speaks on standard output).
 pub fn report_to_stderr(failure: &InternalFailure<'_>) {
     eprintln!("fusion: {failure}");
+}
+
+#[cfg(test)]
+mod asking_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+    struct Choice {
+        format: String,
+    }
+
+    fn call(elicitation: bool, answers: &[(&str, Value)]) -> Call {
+        Call::new("billing", Some("export".to_owned()), Selection::default()).with_asking(Asking {
+            elicitation,
+            sampling: false,
+            answers: answers
+                .iter()
+                .map(|(key, value)| ((*key).to_owned(), value.clone()))
+                .collect(),
+        })
+    }
+
+    #[test]
+    fn confirm_asks_then_goes_on_or_stops() {
+        assert!(
+            call(false, &[]).confirm("Sure?").is_none(),
+            "cannot ask: goes on"
+        );
+        let asked = call(true, &[]).confirm("Sure?").expect("asks");
+        assert_eq!(
+            asked
+                .asks()
+                .map(|asks| asks.keys().cloned().collect::<Vec<_>>()),
+            Some(vec!["confirm".to_owned()])
+        );
+        let yes = json!({"action": "accept", "content": {"confirm": true}});
+        assert!(call(true, &[("confirm", yes)]).confirm("Sure?").is_none());
+        let no = json!({"action": "decline"});
+        let stopped = call(true, &[("confirm", no)])
+            .confirm("Sure?")
+            .expect("stops");
+        assert!(
+            stopped.text().contains("NOT_CONFIRMED"),
+            "{}",
+            stopped.text()
+        );
+        assert!(stopped.asks().is_none());
+    }
+
+    #[test]
+    fn form_asks_with_the_schema_and_reads_the_answer() {
+        let Err(asked) = call(true, &[]).form::<Choice>("choice", "Which format?") else {
+            panic!("asks");
+        };
+        let Some(Ask::Form { schema, .. }) = asked.asks().and_then(|asks| asks.get("choice"))
+        else {
+            panic!("a form");
+        };
+        assert_eq!(schema["properties"]["format"]["type"], json!("string"));
+        let answer = json!({"action": "accept", "content": {"format": "csv"}});
+        let read = call(true, &[("choice", answer)]).form::<Choice>("choice", "Which format?");
+        assert!(
+            matches!(&read, Ok(choice) if choice.format == "csv"),
+            "{:?}",
+            read.err().map(|response| response.text())
+        );
+        let Err(unavailable) = call(false, &[]).form::<Choice>("choice", "Which format?") else {
+            panic!("cannot ask");
+        };
+        assert!(unavailable.text().contains("INPUT_UNAVAILABLE"));
+    }
 }

@@ -18,7 +18,7 @@ use super::{complete, typed};
 const STATE_TTL: std::time::Duration = std::time::Duration::from_mins(10);
 
 /// The tools of the scenarios, as they are listed.
-pub const TOOLS: [(&str, &str); 9] = [
+pub const TOOLS: [(&str, &str); 11] = [
     (
         "test_input_required_result_elicitation",
         "Asks the user for their name, then greets them",
@@ -54,6 +54,14 @@ pub const TOOLS: [(&str, &str); 9] = [
     (
         "test_missing_capability",
         "Needs the client's sampling capability",
+    ),
+    (
+        "test_streaming_elicitation",
+        "Asks the user mid-call: an input-required result, never a request on the stream",
+    ),
+    (
+        "test_logging_tool",
+        "Logs only when the request's _meta sets a logLevel",
     ),
 ];
 
@@ -328,6 +336,18 @@ impl InputRequired {
                     ask(Value::Object(requests), None)
                 }
             }
+            "test_streaming_elicitation" => match answers.get("user_name") {
+                Some(answer) => text_result(&format!(
+                    "Hello, {}!",
+                    elicited(answer, "name").unwrap_or_default()
+                )),
+                None => ask(
+                    json!({"user_name": elicit("What is your name?", "name", "string")}),
+                    None,
+                ),
+            },
+            // No `notifications/message` unless the request asked for a log level.
+            "test_logging_tool" => text_result("Done; nothing was logged without a logLevel"),
             // test_missing_capability
             _ => {
                 let capabilities = context.client_capabilities().unwrap_or_default();

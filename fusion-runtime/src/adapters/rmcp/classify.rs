@@ -421,9 +421,7 @@ fn plain_tool_call(method: &str, message: &Map<String, Value>) -> bool {
     method == "tools/call"
         && message.get("params").is_some_and(|params| {
             params.get("name").is_some_and(Value::is_string)
-                && params
-                    .get("arguments")
-                    .is_none_or(Value::is_object)
+                && params.get("arguments").is_none_or(Value::is_object)
                 && ["_meta", "inputResponses", "requestState", "task"]
                     .iter()
                     .all(|key| params.get(key).is_none())
