@@ -40,7 +40,12 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
         quote!(.variant(#spec))
     });
     let check = check(&p, tool);
-    impl_tool(input, &p, &quote!(#spec #max_tokens #format #(#actions)*), &check)
+    impl_tool(
+        input,
+        &p,
+        &quote!(#spec #max_tokens #format #(#actions)*),
+        &check,
+    )
 }
 
 /// `const CHECKS` and `fn check` of the `check = path` declarations: the tool's for every call,

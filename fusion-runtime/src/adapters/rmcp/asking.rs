@@ -54,7 +54,11 @@ pub(super) async fn call(
 ) -> Result<CallToolResponse, ErrorData> {
     // wire format §4.6: the UI blocks go to the view when the client renders the tool's app.
     let finish = |response: ToolResponse| -> CallToolResponse {
-        let response = if to_view { response.ui_to_meta() } else { response };
+        let response = if to_view {
+            response.ui_to_meta()
+        } else {
+            response
+        };
         CallToolResult::from(response).into()
     };
     let capabilities = context.client_capabilities().unwrap_or_default();

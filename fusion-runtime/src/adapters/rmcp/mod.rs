@@ -598,7 +598,10 @@ impl ServerHandler for FusionServer {
     ) -> Result<CallToolResponse, ErrorData> {
         // wire format §4.6: UI blocks go to the view when the client renders the tool's app.
         let to_view = self.ui_app
-            && self.tools.get(&request.name).is_some_and(ToolDefinition::ui_app)
+            && self
+                .tools
+                .get(&request.name)
+                .is_some_and(ToolDefinition::ui_app)
             && renders_apps(&context);
         if !self.listed.iter().any(|tool| tool.name == request.name) {
             return Err(unknown_tool(&request.name, &self.listed));
@@ -616,7 +619,14 @@ impl FusionServer {
         context: &RequestContext<RoleServer>,
         to_view: bool,
     ) -> Result<CallToolResponse, ErrorData> {
-        asking::call(&self.tools, self.state_keys.as_deref(), request, context, to_view).await
+        asking::call(
+            &self.tools,
+            self.state_keys.as_deref(),
+            request,
+            context,
+            to_view,
+        )
+        .await
     }
 
     /// A call of one of the server's tools.
