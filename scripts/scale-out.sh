@@ -3,7 +3,8 @@
 # loopback, nginx run in the foreground from a temporary directory (no root paths). The Python
 # mcp client's read-only calls through nginx must alternate between the instances (shown by the
 # `fusion-instance` response header) and every answer must equal a direct call's. Then
-# void_invoice's confirmation (an input-required result) through nginx (clients/http/confirm.py):
+# void_invoice's confirmation (an input-required result) through nginx (clients/http/confirm.py,
+# and clients/http/confirm.mjs with the TypeScript client):
 # the client's answer lands on the other replica, which opens the state the first one sealed with
 # the keyring both share (FUSION_STATE_KEYS); a tampered state is refused.
 # Needs nginx (apt-get install -y nginx) and the Python mcp client (pip install mcp).
@@ -83,3 +84,5 @@ echo "== scale-out: nginx on 127.0.0.1:$port round-robin over $a (a) and $b (b)"
 python3 clients/http/scale_out.py "http://127.0.0.1:$port/mcp" "http://$a/mcp"
 echo "== scale-out: void_invoice's confirmation through nginx, answered on the other replica"
 python3 clients/http/confirm.py "http://127.0.0.1:$port/mcp" 2
+echo "== scale-out: the same confirmation with the official TypeScript client (2026-07-28 input-required rounds)"
+node clients/http/confirm.mjs "http://127.0.0.1:$port/mcp" 2
