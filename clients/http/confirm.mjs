@@ -8,11 +8,17 @@
 // capability (not asked, the call goes on). Prints one JSON line; exits non-zero on a failure.
 //
 //     node confirm.mjs URL [REPLICAS]
+//     node confirm.mjs URL --sessions
+//
+// With --sessions (a server in rmcp's legacy session mode), the client keeps a 2025 session and
+// the server asks over it (`elicitation/create` in the middle of the call), through the same
+// elicitation handler.
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-const [url, replicasArg] = process.argv.slice(2);
-const replicas = Number(replicasArg ?? 0);
+const [url, second] = process.argv.slice(2);
+const sessions = second === '--sessions';
+const replicas = sessions ? 0 : Number(second ?? 0);
 const problems = [];
 
 /** One call of void_invoice; `confirm` true or false answers, null declares no elicitation. */
@@ -29,7 +35,7 @@ async function voidInvoice(id, confirm) {
   const capabilities = confirm === null ? {} : { elicitation: { form: {} } };
   const client = new Client(
     { name: 'fusion-confirm-ts', version: '1.0.0' },
-    { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    { capabilities, versionNegotiation: { mode: sessions ? 'legacy' : { pin: '2026-07-28' } } },
   );
   if (confirm !== null) {
     client.setRequestHandler('elicitation/create', async (request) => {
@@ -70,5 +76,7 @@ if (unable.text !== 'Invoice INV-0014 voided.' || unable.asked.length !== 0) {
   problems.push(`without the capability: ${JSON.stringify(unable.text)}`);
 }
 
-console.log(JSON.stringify({ client: 'typescript', replicas: [...served], problems }));
+console.log(JSON.stringify({
+  client: 'typescript', sessions, replicas: [...served], asked: [...confirmed.asked, ...declined.asked], problems,
+}));
 process.exit(problems.length === 0 ? 0 : 1);

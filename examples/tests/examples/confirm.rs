@@ -13,7 +13,7 @@
 
 use serde_json::{Value, json};
 
-use super::http::{Server, exchange, python_mcp, run_client, status};
+use super::http::{Server, exchange, python_mcp, run_client, status, typescript_sdk};
 use super::stdio_guard::Session;
 
 const OLD: &str = "old=0123456789abcdef0123456789abcdef-old-key";
@@ -198,6 +198,28 @@ fn the_python_client_confirms_stateless_and_in_sessions() {
         json!([
             "Void INV-0002? This cannot be undone.",
             "Void INV-0003? This cannot be undone."
+        ]),
+        "asked over the session: {run}"
+    );
+}
+
+#[test]
+fn the_typescript_client_confirms_stateless_and_in_sessions() {
+    if !typescript_sdk() {
+        return;
+    }
+    let keys = [("FUSION_STATE_KEYS", OLD)];
+    let stateless = Server::start_with_env(&[], &keys);
+    let run = run_client("node", &["confirm.mjs", &stateless.url]);
+    assert_eq!(run["problems"], json!([]), "{run}");
+    let sessions = Server::start_with_env(&["--sessions"], &keys);
+    let run = run_client("node", &["confirm.mjs", &sessions.url, "--sessions"]);
+    assert_eq!(run["problems"], json!([]), "{run}");
+    assert_eq!(
+        run["asked"],
+        json!([
+            "Void INV-0011? This cannot be undone.",
+            "Void INV-0013? This cannot be undone."
         ]),
         "asked over the session: {run}"
     );

@@ -128,7 +128,7 @@ pub(super) fn python_mcp() -> bool {
     present("the Python mcp client", found, "pip install mcp")
 }
 
-fn typescript_sdk() -> bool {
+pub(super) fn typescript_sdk() -> bool {
     let found = clients_dir()
         .join("node_modules/@modelcontextprotocol/sdk")
         .is_dir();
