@@ -82,6 +82,48 @@ impl Tallied {
         (tally, end)
     }
 
+    /// The items of `all` after those written, up to the first `count` (none when `count` are
+    /// written already), with the buffers sized for them.
+    fn unwritten<'a, T>(&mut self, all: &'a [T], count: usize) -> &'a [T] {
+        let items = all
+            .get(self.ends.len()..count.min(all.len()))
+            .unwrap_or_default();
+        if !items.is_empty() {
+            self.reserve_for(count);
+        }
+        items
+    }
+
+    /// The estimate of a TOON data block of the first `kept` items: `header` (which ends in
+    /// `:`, as the tally's start assumed), then their lines.
+    fn tokens_after(&self, header: &str, kept: usize) -> usize {
+        if kept == 0 {
+            return estimate("[]");
+        }
+        let mut tally = TokenTally::new();
+        tally.push(header);
+        let (lines, _) = self.at(kept);
+        tally.then(lines).tokens()
+    }
+
+    /// The TOON data block of the first `kept` of `all`: `header`, then their lines; the view,
+    /// as a presented TOON collection's, is the JSON of the kept items.
+    fn into_toon<T: Model>(
+        self,
+        mut header: String,
+        kept: usize,
+        all: &[T],
+        members: Members<'_>,
+    ) -> Result<ResponseBuilder, EncodeError> {
+        let (_, end) = self.at(kept);
+        header.push_str(&self.text[..end]);
+        let view = json::to_string(&Rows {
+            items: &all[..kept],
+            members,
+        })?;
+        Ok(toon_presented_text(header, view))
+    }
+
     /// Sizes the buffers for `count` items, from the size of those written: growing them by
     /// doubling would copy them about twice.
     fn reserve_for(&mut self, count: usize) {
@@ -131,11 +173,10 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
     fn extend(&mut self, all: &[T], count: usize) -> Result<bool, EncodeError> {
         let mask = self.shape.mask;
         let counted = &mut self.counted;
-        let from = counted.ends.len();
-        let Some(items) = all.get(from..count.min(all.len())) else {
+        let items = counted.unwritten(all, count);
+        if items.is_empty() {
             return Ok(true);
-        };
-        counted.reserve_for(count);
+        }
         json::with_elements(|elements| {
             for item in items {
                 let text = &mut counted.text;
@@ -209,12 +250,7 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
     }
 
     fn extend(&mut self, all: &[T], count: usize) -> Result<bool, EncodeError> {
-        let from = self.counted.ends.len();
-        let Some(items) = all.get(from..count.min(all.len())) else {
-            return Ok(true);
-        };
-        self.counted.reserve_for(count);
-        for item in items {
+        for item in self.counted.unwritten(all, count) {
             if !self.rows.push_row(&mut self.counted.text, item) {
                 return Ok(false);
             }
@@ -224,26 +260,13 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
     }
 
     fn tokens(&self, kept: usize) -> usize {
-        if kept == 0 {
-            return estimate("[]");
-        }
-        let mut header = TokenTally::new();
-        header.push(&self.header(kept));
-        let (rows, _) = self.counted.at(kept);
-        header.then(rows).tokens()
+        self.counted.tokens_after(&self.header(kept), kept)
     }
 
-    /// The header, then the kept rows; the view, as a presented TOON collection's, is the JSON
-    /// of the kept items.
+    /// The header, then the kept rows.
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError> {
-        let (_, end) = self.counted.at(kept);
-        let mut text = self.header(kept);
-        text.push_str(&self.counted.text[..end]);
-        let view = json::to_string(&Rows {
-            items: &all[..kept],
-            members: self.members,
-        })?;
-        Ok(toon_presented_text(text, view))
+        let header = self.header(kept);
+        self.counted.into_toon(header, kept, all, self.members)
     }
 }
 
@@ -283,12 +306,7 @@ impl<T: Model> DataPrefix<T> for ToonListPrefix<'_> {
     /// `false` when the first item could be a table row: whether the list is a table then
     /// depends on the items after it, and the collection is fitted by renders.
     fn extend(&mut self, all: &[T], count: usize) -> Result<bool, EncodeError> {
-        let from = self.counted.ends.len();
-        let Some(items) = all.get(from..count.min(all.len())) else {
-            return Ok(true);
-        };
-        self.counted.reserve_for(count);
-        for item in items {
+        for item in self.counted.unwritten(all, count) {
             let members = self.members;
             let tree = to_tree(&Row { item, members }).map_err(EncodeError::from)?;
             if self.counted.ends.is_empty() && !starts_element_list(&tree) {
@@ -301,25 +319,13 @@ impl<T: Model> DataPrefix<T> for ToonListPrefix<'_> {
     }
 
     fn tokens(&self, kept: usize) -> usize {
-        if kept == 0 {
-            return estimate("[]");
-        }
-        let mut header = TokenTally::new();
-        header.push(&self.header(kept));
-        let (elements, _) = self.counted.at(kept);
-        header.then(elements).tokens()
+        self.counted.tokens_after(&self.header(kept), kept)
     }
 
-    /// The header, then the kept elements; the view is the JSON of the kept items.
+    /// The header, then the kept elements.
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError> {
-        let (_, end) = self.counted.at(kept);
-        let mut text = self.header(kept);
-        text.push_str(&self.counted.text[..end]);
-        let view = json::to_string(&Rows {
-            items: &all[..kept],
-            members: self.members,
-        })?;
-        Ok(toon_presented_text(text, view))
+        let header = self.header(kept);
+        self.counted.into_toon(header, kept, all, self.members)
     }
 }
 
