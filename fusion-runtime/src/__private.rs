@@ -29,7 +29,8 @@ pub use serde;
 
 // The presenter trait and the embed traits and sink of `#[embed]` fields.
 pub use crate::present::embed::Embed;
-pub use crate::present::engine::{EmbedSink, Presentation, Presenter};
+pub use crate::present::engine::{EmbedSink, Presenter};
+pub use crate::present::presentation::Presentation;
 // The schema traits of the model and its field enum.
 pub use crate::model::{Field, Model};
 // The data of an `#[embed]` field, cut to the child's agent limit.
@@ -49,7 +50,7 @@ pub use crate::response::ui::{cell as ui_cell, table as ui_table};
 // The generated table of `#[collection_ui(table(...))]`: no table of headers alone when empty.
 pub use crate::response::ui::collection_table as ui_collection_table;
 // `Model::present()` and `Model::present_all()` of the generated inherent methods.
-pub use crate::present::engine::{present, present_all};
+pub use crate::present::presentation::{present, present_all};
 
 // ---- `#[derive(Presenter)]`: the wire form and the field enum -----------------------------------
 

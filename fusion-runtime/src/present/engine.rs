@@ -4,20 +4,15 @@
 //! The derive generates the per-model parts ([`Model`], [`Presenter`], [`Embed`](super::Embed)); everything
 //! that is the same for every model (truncation, block order, embed de-duplication) lives here.
 //! One file, because the parts recurse into each other: a presenter embeds presenters through
-//! the [`EmbedSink`], which presents them with the engine.
+//! the [`EmbedSink`], which presents them with the engine. What a call configures and how the
+//! data block is written are `presentation`'s.
 
 use std::borrow::Cow;
 
-use serde::{Serialize, Serializer};
-
-use crate::encode::EncodeError;
-use crate::encode::json;
-use crate::encode::toon::table::Members;
-use crate::model::{FieldMask, Model, Selection};
+use crate::model::{FieldMask, Model};
 use crate::response::ui::{self, UiBlock};
 use crate::response::{
     DedupIndex, EmbedBlock, EmbedKind, Format, ResponseBuilder, Rules, Suggestions, blocks_tokens,
-    toon_presented_all, toon_presented_one,
 };
 
 /// The presenter of a model: rules, suggestions, UI and embeds for a request context `Ctx`.
@@ -32,7 +27,7 @@ use crate::response::{
 )]
 pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// The format of the data block (`#[presenter(format = toon)]`); a call can override it with
-    /// [`Presentation::format`], and a tool with [`ToolSpec::format`](crate::tool::ToolSpec::format).
+    /// [`Presentation::format`](super::Presentation::format), and a tool with [`ToolSpec::format`](crate::tool::ToolSpec::format).
     const FORMAT: Format = Format::Json;
 
     /// Whether the presenter declares [`Presenter::FORMAT`] (`#[presenter(format = ...)]`): a
@@ -311,7 +306,7 @@ pub(crate) struct Parts {
     rules: Rules,
     suggestions: Suggestions,
     /// Whether a budget cut this collection or one of its children.
-    budget_cut: bool,
+    pub(crate) budget_cut: bool,
 }
 
 impl Parts {
@@ -321,7 +316,7 @@ impl Parts {
     /// would be dropped anyway, wire format §6.8), UI callbacks are not evaluated at all. `cut`
     /// cuts `items` (a collection), `embed_cut` the child collections of each kept item; `mask`
     /// is the call's selection (the top-level presenter's), which silences de-selected embeds.
-    fn of<T: Presenter<Ctx>, Ctx: ?Sized>(
+    pub(crate) fn of<T: Presenter<Ctx>, Ctx: ?Sized>(
         items: Items<'_, T>,
         ctx: &Ctx,
         with_ui: bool,
@@ -573,230 +568,4 @@ pub(crate) fn thousands(n: usize) -> String {
         out.push(digit);
     }
     out
-}
-
-/// A presentation being configured: the value(s), the context and the selection.
-///
-/// Start one with [`present`] or [`present_all`] (or the [`Present`] extension methods).
-#[must_use = "a presentation does nothing until `build` is called"]
-pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
-    pub(crate) items: Items<'a, T>,
-    pub(crate) ctx: &'a Ctx,
-    pub(crate) selection: Option<&'a Selection>,
-    /// `None`: the presenter's [`Presenter::FORMAT`].
-    pub(crate) format: Option<Format>,
-    /// The format when neither the call nor the presenter chooses one (the tool set's default).
-    pub(crate) default_format: Option<Format>,
-    /// The budget of the call, the tool or the tool set (wire format §17.1), the tightest one.
-    pub(crate) max_tokens: Option<usize>,
-}
-
-/// Presents a single value.
-pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
-    Presentation {
-        items: Items::One(value),
-        ctx: &(),
-        selection: None,
-        format: None,
-        default_format: None,
-        max_tokens: None,
-    }
-}
-
-/// Presents a collection (agent limit, collection UI, rules and suggestions).
-pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
-    Presentation {
-        items: Items::Many(items),
-        ctx: &(),
-        selection: None,
-        format: None,
-        default_format: None,
-        max_tokens: None,
-    }
-}
-
-/// `value.present()` and `Model::present_all(&items)` for every derived model.
-pub trait Present: Model + Sized {
-    /// Presents this value.
-    fn present(&self) -> Presentation<'_, Self> {
-        present(self)
-    }
-
-    /// Presents a collection of this model.
-    fn present_all(items: &[Self]) -> Presentation<'_, Self> {
-        present_all(items)
-    }
-}
-
-impl<T: Model> Present for T {}
-
-impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
-    /// Applies a `_select` selection to the data block (an empty selection selects everything).
-    pub fn select(mut self, selection: &'a Selection) -> Self {
-        self.selection = Some(selection);
-        self
-    }
-
-    /// Hands `ctx` to every callback of this presenter and of its embedded children.
-    pub fn context<C: ?Sized>(self, ctx: &'a C) -> Presentation<'a, T, C> {
-        Presentation {
-            items: self.items,
-            ctx,
-            selection: self.selection,
-            format: self.format,
-            default_format: self.default_format,
-            max_tokens: self.max_tokens,
-        }
-    }
-
-    /// Writes the data block in `format` instead of the presenter's own
-    /// ([`Presenter::FORMAT`], JSON unless the model says `#[presenter(format = toon)]`).
-    pub fn format(mut self, format: Format) -> Self {
-        self.format = Some(format);
-        self
-    }
-
-    /// Writes the data block in `format` when neither this presentation
-    /// ([`Presentation::format`]) nor the presenter (`#[presenter(format = ...)]`) chooses one:
-    /// the tool set's server-wide default ([`ToolSet::format`](crate::ToolSet::format)).
-    pub fn default_format(mut self, format: Format) -> Self {
-        self.default_format = Some(format);
-        self
-    }
-
-    /// The data block's format: this presentation's, else the presenter's declared one, else the
-    /// default, else the presenter's [`Presenter::FORMAT`] (JSON).
-    pub(crate) fn resolved_format(&self) -> Format
-    where
-        T: Presenter<Ctx>,
-    {
-        match (self.format, self.default_format) {
-            (Some(format), _) => format,
-            (None, Some(default)) if !T::FORMAT_DECLARED => default,
-            _ => T::FORMAT,
-        }
-    }
-
-    /// Fits the response to `max_tokens` tokens (wire format §17): a collection keeps the longest
-    /// prefix of items that fits, a single value cuts its embedded collections, and a truncation
-    /// summary says so. The tightest of this, the presenter's, the tool's and the tool set's
-    /// budget wins.
-    pub fn max_tokens(self, max_tokens: usize) -> Self {
-        self.within(Some(max_tokens))
-    }
-
-    /// How many items this presents (1 for a single value).
-    pub(crate) fn items_len(&self) -> usize {
-        match self.items {
-            Items::One(_) => 1,
-            Items::Many(items) => items.len(),
-        }
-    }
-
-    /// Tightens the budget to `max_tokens` when one is given (the tool layer's budget).
-    pub(crate) fn within(mut self, max_tokens: Option<usize>) -> Self {
-        self.max_tokens = tightest(self.max_tokens, max_tokens);
-        self
-    }
-}
-
-/// The tighter of two budgets, either possibly absent.
-pub(crate) fn tightest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
-/// How a presentation is written: context, selection and format (what fitting leaves alone).
-pub(crate) struct Shape<'a, Ctx: ?Sized> {
-    pub(crate) ctx: &'a Ctx,
-    pub(crate) mask: Option<&'a FieldMask>,
-    pub(crate) format: Format,
-}
-
-impl<Ctx: ?Sized> Shape<'_, Ctx> {
-    /// The response for `items`, cut by `cut` and their child collections by `embed_cut`; and
-    /// whether a budget cut something.
-    #[inline]
-    pub(crate) fn render<T: Presenter<Ctx>>(
-        &self,
-        items: Items<'_, T>,
-        cut: Cut,
-        embed_cut: Cut,
-    ) -> Result<(ResponseBuilder, bool), EncodeError> {
-        let (shown, _) = cut_items(items, cut);
-        let capped;
-        let mask = match (embed_cut.cap, self.mask) {
-            (None, mask) => mask,
-            (Some(cap), mask) => {
-                capped = mask
-                    .cloned()
-                    .unwrap_or(FieldMask::ALL)
-                    .with_embed_cap(Some(cap));
-                Some(&capped)
-            }
-        };
-        let builder = if self.format == Format::Toon {
-            let members = mask.map_or(Members::Every, Members::Selected);
-            match shown {
-                Items::One(item) => toon_presented_one(item, members)?,
-                Items::Many(items) => toon_presented_all(items, members)?,
-            }
-        } else {
-            let text = match (shown, mask) {
-                (Items::One(item), None) => json::to_string(item)?,
-                (Items::One(item), Some(mask)) => json::to_string(&Selected { item, mask })?,
-                (Items::Many(items), None) => json::to_string(items)?,
-                (Items::Many(items), Some(mask)) => json::to_string(&SelectedAll { items, mask })?,
-            };
-            if self.format == Format::CompactJson {
-                ResponseBuilder::json_text(json::compact(&text))
-            } else {
-                ResponseBuilder::json_text(text)
-            }
-        };
-        Ok(self.with_parts(builder, items, cut, embed_cut))
-    }
-
-    /// `builder` (holding the data block of `items` as `cut` cuts them) with every other part.
-    #[inline]
-    pub(crate) fn with_parts<T: Presenter<Ctx>>(
-        &self,
-        builder: ResponseBuilder,
-        items: Items<'_, T>,
-        cut: Cut,
-        embed_cut: Cut,
-    ) -> (ResponseBuilder, bool) {
-        let parts = Parts::of(items, self.ctx, true, cut, embed_cut, self.mask);
-        let budget_cut = parts.budget_cut;
-        (parts.into_builder(builder), budget_cut)
-    }
-}
-
-/// One item written with a selection.
-pub(crate) struct Selected<'a, T> {
-    pub(crate) item: &'a T,
-    pub(crate) mask: &'a FieldMask,
-}
-
-impl<T: Model> Serialize for Selected<'_, T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.item.serialize_selected(self.mask, serializer)
-    }
-}
-
-/// A collection written with a selection applied to each element.
-struct SelectedAll<'a, T> {
-    items: &'a [T],
-    mask: &'a FieldMask,
-}
-
-impl<T: Model> Serialize for SelectedAll<'_, T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.items.iter().map(|item| Selected {
-            item,
-            mask: self.mask,
-        }))
-    }
 }

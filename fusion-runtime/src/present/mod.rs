@@ -33,16 +33,18 @@ pub(crate) mod engine;
 pub(crate) mod expansion;
 mod fit;
 pub(crate) mod page;
+pub(crate) mod presentation;
 
-pub(crate) use engine::tightest;
+pub(crate) use presentation::tightest;
 
 pub use callbacks::{
     Callback, ContextDeclared, IntoRules, IntoSuggestions, IntoUi, ReadsContext, ValueCallback,
     ValueOnly, WithContext,
 };
 pub use embed::{Embed, Embeddable, EmbeddableIn};
-pub use engine::{EmbedSink, Present, Presentation, present, present_all};
+pub use engine::EmbedSink;
 pub use page::{PageInfo, Paged};
+pub use presentation::{Present, Presentation, present, present_all};
 
 pub use crate::model::{Field, FieldMask, Model, NoField, UnknownField};
 pub use crate::response::{Format, Rules, Suggestions};

@@ -8,8 +8,9 @@
 
 use serde_json::{Map, Value};
 
-use super::engine::{Presentation, Presenter, tightest};
+use super::engine::Presenter;
 use super::fit::Fitted;
+use super::presentation::{Presentation, tightest};
 use crate::encode::EncodeError;
 use crate::response::{Format, ResponseBuilder, Suggestion, ToolError, ToolResponse};
 

@@ -172,6 +172,7 @@ pub(super) fn classify(line: &[u8], gate: &mut Gate, in_flight: &InFlight) -> Ve
 }
 
 /// What the HTTP transport does with one request body.
+#[cfg(feature = "http")]
 #[derive(Debug, PartialEq)]
 pub(crate) enum BodyVerdict {
     /// Pass the body to rmcp: the original bytes (`None`) or these rewritten ones.
@@ -185,6 +186,7 @@ pub(crate) enum BodyVerdict {
 /// Sorts one HTTP request body the way [`classify`] sorts a stdio line: the same checks and
 /// the same answers, without the stdio guard's id rewriting and session gate (rmcp's HTTP
 /// service keeps each request apart and checks sessions itself).
+#[cfg(feature = "http")]
 pub(crate) fn classify_body(body: &[u8]) -> BodyVerdict {
     // rmcp reads no byte order mark: a body with one is passed on without it.
     let unmarked = body.strip_prefix(b"\xEF\xBB\xBF");
@@ -417,6 +419,7 @@ fn envelope(message: &mut Map<String, Value>) -> Result<(Value, String), Rejecti
 /// Whether a `tools/call` plainly fits rmcp's type (a string `name`, `arguments` an object or
 /// absent, no `_meta`, `inputResponses` or `requestState` to read): the HTTP path then skips
 /// reading it with rmcp's types, which rmcp does itself. Anything else is read with them.
+#[cfg(feature = "http")]
 fn plain_tool_call(method: &str, message: &Map<String, Value>) -> bool {
     method == "tools/call"
         && message.get("params").is_some_and(|params| {
@@ -546,6 +549,7 @@ fn response(message: Map<String, Value>, gate: &Gate) -> Verdict {
 }
 
 /// The response as rmcp reads it, when it reads it as one.
+#[cfg(feature = "http")]
 fn typed_response(line: &str) -> Option<ClientJsonRpcMessage> {
     match serde_json::from_str::<ClientJsonRpcMessage>(line) {
         Ok(typed @ (ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_))) => {

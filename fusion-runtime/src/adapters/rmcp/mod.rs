@@ -26,7 +26,7 @@
 //!       }
 //!   }
 //!   ```
-//! - **Serve a whole [`ToolSet`] over stdio** with [`serve_stdio`] (async) or
+//! - **Serve a whole [`ToolSet`](crate::ToolSet) over stdio** with [`serve_stdio`] (async) or
 //!   [`serve_stdio_blocking`] (starts its own single-threaded runtime):
 //!
 //!   ```ignore
@@ -49,21 +49,16 @@ use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::{IntoCallToolResult, ToolCallContext};
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability, ServerCapabilities,
-    ServerConfig,
-};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject, MetaObject};
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler};
+use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
 use crate::response::{IntoToolResponse, ToolError, ToolResponse};
 use crate::tool::Handler;
 use crate::tool::call::Call;
 use crate::tool::input::Tool;
-use crate::tool::tool_set::{ToolSet, define};
+use crate::tool::tool_set::define;
 use crate::tool::{DefinitionError, ToolDefinition, ValidationError, report_to_stderr};
 
 #[cfg(feature = "request-state")]
@@ -73,6 +68,7 @@ mod ids;
 #[cfg(feature = "request-state")]
 mod keyring;
 mod scan;
+mod server;
 mod stdio;
 #[cfg(feature = "request-state")]
 pub use asking::STATE_TTL;
@@ -80,6 +76,7 @@ pub use asking::STATE_TTL;
 pub use keyring::{
     KeyringError, STATE_KEYS_VAR, state_keys, state_keys_from_env, state_keys_from_file,
 };
+pub use server::FusionServer;
 pub use stdio::{MAX_LINE_BYTES, serve_io};
 
 /// Adds fusion routes to an rmcp `ToolRouter` without replacing a tool it already has.
@@ -328,11 +325,11 @@ fn arguments_value(arguments: Option<JsonObject>) -> Option<Value> {
 /// An rmcp tool route for the fusion tool `T`, answered by `handler(&server, input, &call)`:
 /// add it to an existing `ToolRouter` with `with_route` (or `+`), next to `#[tool]` methods.
 ///
-/// The handler has the shapes of a [`ToolSet`] handler whose shared state is the server
+/// The handler has the shapes of a [`ToolSet`](crate::ToolSet) handler whose shared state is the server
 /// ([`Handler`](crate::tool::Handler)): a method `fn(&self, input: T, call: &Call)`, or a
 /// stateless `Fn(T, &Call)`; one that returns [`Structured`](crate::Structured) gives the tool
 /// its `outputSchema`. Routing, validation, presentation and `INTERNAL_ERROR` work as in a
-/// [`ToolSet`]; handler failures are reported with [`report_to_stderr`].
+/// [`ToolSet`](crate::ToolSet); handler failures are reported with [`report_to_stderr`].
 ///
 /// The entry names no MCP Apps view (`_meta.ui`): a `#[tool_router]` server does not serve
 /// `ui://fusion/blocks` unless it says so with [`serve_ui_app!`](crate::serve_ui_app), and then
@@ -440,230 +437,6 @@ where
             })
         },
     ))
-}
-
-/// An rmcp server for a [`ToolSet`]: `tools/list` and `tools/call`, announcing `name`.
-///
-/// When a tool's responses can carry UI blocks ([`ToolDefinition::ui_app`]), the server also
-/// serves the MCP Apps view of [`crate::mcp_app`] (`resources/list`, `resources/read`, the
-/// resources capability) and names it in that tool's `_meta.ui.resourceUri`.
-///
-/// Calls are answered with [`ToolSet::call_async`], so asynchronous handlers are awaited on the
-/// server's runtime.
-pub struct FusionServer {
-    tools: ToolSet,
-    info: Implementation,
-    instructions: Option<String>,
-    listed: Vec<rmcp::model::Tool>,
-    ui_app: bool,
-    /// The keyring that seals input-required states (stateless revision).
-    #[cfg(feature = "request-state")]
-    state_keys: Option<Arc<rmcp::model::RequestStateCodec>>,
-}
-
-impl std::fmt::Debug for FusionServer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FusionServer")
-            .field("name", &self.info.name)
-            .field("tools", &self.tools)
-            .finish_non_exhaustive()
-    }
-}
-
-impl FusionServer {
-    /// A server named `name` (the `serverInfo.name` clients show) serving `tools`, with or
-    /// without shared state (each handler holds its own handle on it).
-    pub fn new<S: Send + Sync + 'static>(name: impl Into<String>, tools: ToolSet<S>) -> Self {
-        if let Err(error) = tools.check_suggestions() {
-            eprintln!("fusion: {error}");
-        }
-        let tools = tools.into_stateless();
-        let listed = tools.definitions().map(rmcp::model::Tool::from).collect();
-        let ui_app = tools.definitions().any(ToolDefinition::ui_app);
-        FusionServer {
-            tools,
-            info: Implementation::new(name, env!("CARGO_PKG_VERSION")),
-            instructions: None,
-            listed,
-            ui_app,
-            #[cfg(feature = "request-state")]
-            state_keys: None,
-        }
-    }
-
-    /// Seals the `requestState` of input-required results with `keys` (feature
-    /// `request-state`): a handler that asks ([`Call::confirm`](crate::Call::confirm)) is then
-    /// answered with an input-required result on the stateless revision, and its retry opens on
-    /// any replica holding the same keys (read them with [`state_keys_from_env`] or
-    /// [`state_keys_from_file`]). Without keys, a stateless call never asks; calls over a
-    /// session ask over the session either way.
-    #[cfg(feature = "request-state")]
-    #[must_use]
-    pub fn state_keys(mut self, keys: rmcp::model::RequestStateCodec) -> Self {
-        self.state_keys = Some(Arc::new(keys));
-        self
-    }
-
-    /// [`FusionServer::new`], refusing a tool set whose suggestion targets name a tool or an
-    /// action it does not have ([`ToolSet::check_suggestions`]: a `DefinitionError` with a "did
-    /// you mean"), where `new` only reports them on stderr.
-    pub fn try_new<S: Send + Sync + 'static>(
-        name: impl Into<String>,
-        tools: ToolSet<S>,
-    ) -> Result<Self, DefinitionError> {
-        tools.check_suggestions()?;
-        Ok(Self::new(name, tools))
-    }
-
-    /// Sets the version announced in `serverInfo` (default: fusion-runtime's version).
-    #[must_use]
-    pub fn version(mut self, version: impl Into<String>) -> Self {
-        self.info.version = version.into();
-        self
-    }
-
-    /// Sets the instructions sent to the client at initialization.
-    #[must_use]
-    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
-        self.instructions = Some(instructions.into());
-        self
-    }
-
-    /// The tools served.
-    pub fn tools(&self) -> &ToolSet {
-        &self.tools
-    }
-}
-
-impl ServerHandler for FusionServer {
-    fn get_info(&self) -> ServerConfig {
-        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
-        if self.ui_app {
-            capabilities.resources = Some(ResourcesCapability::default());
-        }
-        let mut config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
-        config.instructions.clone_from(&self.instructions);
-        config
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let cache = self.tools.cache();
-        Ok(ListToolsResult::with_all_items(self.listed.clone())
-            .with_ttl_ms(u64::try_from(cache.ttl.as_millis()).unwrap_or(u64::MAX))
-            .with_cache_scope(if cache.shared {
-                rmcp::model::CacheScope::Public
-            } else {
-                rmcp::model::CacheScope::Private
-            }))
-    }
-
-    async fn list_resources(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(if self.ui_app {
-            app::list()
-        } else {
-            ListResourcesResult::default()
-        })
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        if !self.ui_app {
-            return Err(ErrorData::resource_not_found(
-                format!("no resource `{}`: this server has none", request.uri),
-                None,
-            ));
-        }
-        app::read(&request.uri).map(ReadResourceResponse::from)
-    }
-
-    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        self.listed.iter().find(|t| t.name == name).cloned()
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        // wire format §4.6: UI blocks go to the view when the client renders the tool's app.
-        let to_view = self.ui_app
-            && self
-                .tools
-                .get(&request.name)
-                .is_some_and(ToolDefinition::ui_app)
-            && renders_apps(&context);
-        if !self.listed.iter().any(|tool| tool.name == request.name) {
-            return Err(unknown_tool(&request.name, &self.listed));
-        }
-        self.answer_call(request, &context, to_view).await
-    }
-}
-
-impl FusionServer {
-    /// A call of one of the server's tools; its handler may ask (module `asking`).
-    #[cfg(feature = "request-state")]
-    async fn answer_call(
-        &self,
-        request: CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-        to_view: bool,
-    ) -> Result<CallToolResponse, ErrorData> {
-        asking::call(
-            &self.tools,
-            self.state_keys.as_deref(),
-            request,
-            context,
-            to_view,
-        )
-        .await
-    }
-
-    /// A call of one of the server's tools.
-    #[cfg(not(feature = "request-state"))]
-    async fn answer_call(
-        &self,
-        request: CallToolRequestParams,
-        _context: &RequestContext<RoleServer>,
-        to_view: bool,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let name: std::borrow::Cow<'_, str> = request.name;
-        let mut response = self
-            .tools
-            .call_async(&name, arguments_value(request.arguments))
-            .await;
-        if to_view {
-            response = response.ui_to_meta();
-        }
-        Ok(CallToolResult::from(response).into())
-    }
-}
-
-/// The protocol error for a `tools/call` of a tool the server does not have (wire format
-/// §13.3: over MCP, -32602 as the specification lists it; the message carries the recovery
-/// the `UNKNOWN_TOOL` envelope would, and `data` the tools there are).
-fn unknown_tool(name: &str, listed: &[rmcp::model::Tool]) -> ErrorData {
-    let shown = crate::encode::echo::cut(name, 200);
-    ErrorData::invalid_params(
-        format!(
-            "Unknown tool \"{shown}\": check the available tools via tools/list and call a valid one."
-        ),
-        Some(serde_json::json!({
-            "code": "UNKNOWN_TOOL",
-            "tool": shown,
-            "available": listed.iter().map(|tool| tool.name.as_ref()).collect::<Vec<_>>(),
-        })),
-    )
 }
 
 /// Why serving stopped with an error.

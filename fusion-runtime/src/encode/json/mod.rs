@@ -22,6 +22,7 @@ use serde::Serialize;
 use serde::ser;
 
 use super::error::EncodeError;
+pub use compact::compact;
 use key::Key;
 use number::number_str;
 pub use number::number_text;
@@ -29,6 +30,7 @@ use prefix::Prefixes;
 use raw::Raw;
 use string::escape_into;
 
+mod compact;
 mod key;
 mod number;
 mod prefix;
@@ -75,40 +77,6 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, EncodeError
         }
         written.map(|()| out)
     })
-}
-
-/// `text` (a wire format §3 JSON text) without its layout (wire format §3.8): every LF and space
-/// outside a string removed, so `{"a": [1]}` is written `{"a":[1]}`.
-///
-/// ```
-/// use fusion_runtime::testing::json;
-/// let pretty = json::to_string(&serde_json::json!({"a": "x y", "b": [1, 2]})).unwrap();
-/// assert_eq!(json::compact(&pretty), r#"{"a":"x y","b":[1,2]}"#);
-/// ```
-pub fn compact(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut run = 0;
-    for (index, byte) in text.bytes().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if byte == b'\\' {
-                escaped = true;
-            } else if byte == b'"' {
-                in_string = false;
-            }
-        } else if byte == b'\n' || byte == b' ' {
-            // Layout: copy the text since the last one, skip this byte.
-            out.push_str(&text[run..index]);
-            run = index + 1;
-        } else if byte == b'"' {
-            in_string = true;
-        }
-    }
-    out.push_str(&text[run..]);
-    out
 }
 
 /// Writes `value` as a wire format §3 JSON text and hands the text to `use_text`, without

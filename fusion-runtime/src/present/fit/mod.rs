@@ -31,7 +31,8 @@ mod search;
 use self::parts::PrefixParts;
 use self::prefix::{DataPrefix, JsonPrefix, ToonListPrefix, ToonPrefix};
 use self::search::{Bracket, Probe, aim_line, longest_fitting};
-use super::engine::{Cut, Items, Presentation, Presenter, Shape, thousands, tightest};
+use super::engine::{Cut, Items, Presenter, thousands};
+use super::presentation::{Presentation, Shape, tightest};
 use crate::encode::EncodeError;
 use crate::model::FieldMask;
 use crate::response::{

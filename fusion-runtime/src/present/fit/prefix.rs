@@ -10,7 +10,7 @@
 
 use std::cell::Cell;
 
-use super::super::engine::{Selected, Shape};
+use super::super::presentation::{Selected, Shape};
 use crate::encode::tokens::{TokenTally, estimate};
 #[cfg(test)]
 use crate::encode::toon;
