@@ -89,6 +89,39 @@ fn billing_data(
         let table = toon::encode_table(&rows, &ToonOptions::pipe())?;
         push(items, "billing TOON", format!("rows {name}"), table);
     }
+    // The flat members only (a narrow `_select`, the budget bench's), with five-digit ids: short
+    // fields, digits and dates weigh more here than in whole invoices.
+    let flat = fusion_runtime::Selection::new([
+        "id",
+        "amount_cents",
+        "currency",
+        "status",
+        "issued_at",
+        "due_at",
+    ]);
+    let renumbered: Vec<Invoice> = invoices
+        .iter()
+        .enumerate()
+        .map(|(index, invoice)| {
+            let mut invoice = invoice.clone();
+            invoice.id = format!("INV-{:05}", index + 1);
+            invoice
+        })
+        .collect();
+    for (start, count) in [(0, 5), (5, 20), (25, 60)] {
+        let chunk = &renumbered[start..(start + count).min(renumbered.len())];
+        let name = format!("flat _select, {count} from {start}");
+        for (format, category) in [
+            (Format::Json, "billing JSON"),
+            (Format::Toon, "billing TOON"),
+        ] {
+            let data = Invoice::present_all(chunk)
+                .select(&flat)
+                .format(format)
+                .build()?;
+            push(items, category, name.clone(), first_block(&data));
+        }
+    }
     let rows: Vec<InvoiceRow> = invoices.iter().map(InvoiceRow::from).collect();
     push(
         items,
@@ -410,6 +443,39 @@ fn wide_non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error
             response.blocks()[1..].join("\n"),
         );
     }
+    // Rows of one script each (the rows take the scripts in turn): a user's data is often in
+    // one language, and a run of one script must be an upper bound too, not only a mix.
+    for script in 0..7 {
+        for (skip, count) in [(0, 4), (28, 12), (112, 40)] {
+            let chunk: Vec<crate::wide::WideRow> = rows
+                .iter()
+                .skip(skip + script)
+                .step_by(7)
+                .take(count)
+                .cloned()
+                .collect();
+            let name = format!("script {script}, {count} rows");
+            for (format, category) in [
+                (Format::Json, "wide non-ASCII JSON"),
+                (Format::Toon, "wide non-ASCII TOON"),
+            ] {
+                let whole = crate::wide::WideRow::present_all(&chunk)
+                    .format(format)
+                    .build()?;
+                push(items, category, name.clone(), first_block(&whole));
+                let selected = crate::wide::WideRow::present_all(&chunk)
+                    .format(format)
+                    .select(&narrow)
+                    .build()?;
+                push(
+                    items,
+                    category,
+                    format!("{name}, _select"),
+                    first_block(&selected),
+                );
+            }
+        }
+    }
     Ok(())
 }
 
@@ -641,21 +707,23 @@ const EMOJI: &[&str] = &[
 /// tokens either way are a large ratio and say nothing of a budget.
 pub const MIN_TOKENS: usize = 200;
 
-/// The lowest allowed ratio estimate / exact: at most 2.5% under the exact count (on every item,
-/// of any size). The weights were fitted as an upper bound (never under) on the corpus as it
-/// was; the same round then changed the blocks the corpus takes from the billing app (item rules
-/// said once, no blocks for de-selected embeds), which put a few rule blocks and whole responses
-/// up to 2% under. The room of a fit (95% of the budget, wire format §17.2) covers that; a refit
-/// (`scripts/fit_token_weights.py`) restores the upper bound.
-pub const LOWEST_RATIO: f64 = 0.975;
+/// The lowest allowed ratio estimate / exact: never under the exact count (on every item, of any
+/// size, rounded up): the weights are fitted as an upper bound on this corpus
+/// (`scripts/fit_token_weights.py --tight 1.05 --high 1.25`). Text like it but not in it can
+/// still be a little under; the room of a fit (wire format §17.2) keeps 2⌈√B⌉ + 4 tokens free
+/// for that.
+pub const LOWEST_RATIO: f64 = 1.0;
 
 /// The highest allowed ratio estimate / exact on the kinds of text a fitted response is made of
-/// ([`RESPONSE_CATEGORIES`]): at most 3.5% over, so that a fit keeps nearly every item the exact
-/// count would.
-pub const HIGHEST_RESPONSE_RATIO: f64 = 1.035;
+/// ([`RESPONSE_CATEGORIES`]): at most 5.5% over. An upper bound on rows of one script each
+/// (Japanese, Chinese, emoji-heavy French, ...), not only on mixes of them, costs that much on
+/// some texts (it was 3.5% when only mixes were in the corpus, and rows of one script were up to
+/// 4% under).
+pub const HIGHEST_RESPONSE_RATIO: f64 = 1.055;
 
-/// The highest allowed ratio estimate / exact on every other item (at most 17% over).
-pub const HIGHEST_RATIO: f64 = 1.17;
+/// The highest allowed ratio estimate / exact on every other item (at most 21% over: the
+/// synthetic identifiers and word soups, which pay for the upper bound on rows of one script).
+pub const HIGHEST_RATIO: f64 = 1.21;
 
 /// The categories of the texts a fitted response is made of, held to [`HIGHEST_RESPONSE_RATIO`].
 pub const RESPONSE_CATEGORIES: [&str; 8] = [

@@ -83,9 +83,10 @@ struct ListHeavy {}
 #[fusion(read_only)]
 struct ListAny {}
 
-/// The estimate a fitted response may reach (wire format §17.2).
+/// The estimate a fitted response may reach (wire format §17.2): B − (2⌈√B⌉ + 4).
 fn room(budget: usize) -> usize {
-    budget - budget / 20
+    let root = budget.isqrt() + usize::from(budget.isqrt().pow(2) < budget);
+    budget.saturating_sub(2 * root + 4)
 }
 
 fn tokens(response: &ToolResponse) -> usize {

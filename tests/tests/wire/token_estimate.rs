@@ -94,9 +94,10 @@ fn words_digits_and_accents_weigh_as_the_pieces_they_make() {
         "{}",
         estimate("invoice")
     );
-    // More pieces cost more: a longer run of digits, an accented letter inside a word.
+    // More pieces cost more: a longer run of digits, accented letters inside words (which
+    // o200k cuts more often than the same words without their accents).
     assert!(estimate("1234567") > estimate("123"));
-    assert!(estimate("Müller") > estimate("Muller"));
+    assert!(estimate("café crème brûlée") > estimate("cafe creme brulee"));
 }
 
 #[test]
