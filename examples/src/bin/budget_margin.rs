@@ -54,6 +54,12 @@ fn margin(budget: usize) -> usize {
     2 * root + 4
 }
 
+/// `part / whole` of two token counts.
+#[allow(clippy::cast_precision_loss, reason = "token counts far below 2^52")]
+fn ratio(part: usize, whole: usize) -> f64 {
+    part as f64 / whole.max(1) as f64
+}
+
 /// Estimate and exact count of a response (the sums over its text blocks).
 fn counts(response: &ToolResponse, exact: &ExactCounter) -> (usize, usize) {
     let blocks = response.blocks();
@@ -63,11 +69,25 @@ fn counts(response: &ToolResponse, exact: &ExactCounter) -> (usize, usize) {
     )
 }
 
+const FORMATS: [Format; 2] = [Format::Json, Format::Toon];
+
 fn main() -> ExitCode {
     let exact = ExactCounter::o200k().expect("the o200k vocabulary loads");
+    let rows = wide::wide_rows(4_000);
+    let samples = random_responses(&exact, &rows);
+    let mut failed = shortfalls(&samples);
+    failed |= one_script(&exact, &rows);
+    if failed {
+        eprintln!("a shortfall exceeds the margin, or a fitted response exceeds its budget");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// (estimate, exact) of random responses of word-soup rows and windows of the wide rows.
+fn random_responses(exact: &ExactCounter, rows: &[WideRow]) -> Vec<(usize, usize)> {
     let mut random = Random(42);
-    let formats = [Format::Json, Format::Toon];
-    // (estimate, exact) of each response.
+    let formats = FORMATS;
     let mut samples: Vec<(usize, usize)> = Vec::new();
     for round in 0..4_000 {
         let items = random.below(if round % 3 == 0 { 300 } else { 60 }) + 1;
@@ -94,9 +114,8 @@ fn main() -> ExitCode {
             .format(formats[random.below(2)])
             .build()
             .expect("writes");
-        samples.push(counts(&response, &exact));
+        samples.push(counts(&response, exact));
     }
-    let rows = wide::wide_rows(4_000);
     let rows_ui = wide::wide_rows_ui(4_000);
     let narrow = Selection::new(wide::SELECT);
     let every = Selection::default();
@@ -120,8 +139,13 @@ fn main() -> ExitCode {
                 .format(format)
                 .build()
         };
-        samples.push(counts(&response.expect("writes"), &exact));
+        samples.push(counts(&response.expect("writes"), exact));
     }
+    samples
+}
+
+/// Prints the shortfalls per size; whether one exceeds the margin of a budget its size.
+fn shortfalls(samples: &[(usize, usize)]) -> bool {
     let mut failed = false;
     println!(
         "| exact tokens | responses | lowest estimate / exact | largest shortfall | margin at the bucket's low end |"
@@ -140,7 +164,7 @@ fn main() -> ExitCode {
         }
         let lowest = inside
             .iter()
-            .map(|&(estimate, exact)| estimate as f64 / exact as f64)
+            .map(|&(estimate, exact)| ratio(estimate, exact))
             .fold(f64::INFINITY, f64::min);
         let short = inside
             .iter()
@@ -158,6 +182,13 @@ fn main() -> ExitCode {
         );
     }
     println!();
+    failed
+}
+
+/// Fits rows of one script each to many budgets; whether one exceeds its budget by the exact
+/// count.
+fn one_script(exact: &ExactCounter, rows: &[WideRow]) -> bool {
+    let mut failed = false;
     println!(
         "| rows of one script | fitted responses | over the budget by the exact count | highest exact / budget |"
     );
@@ -165,7 +196,7 @@ fn main() -> ExitCode {
     for script in 0..7 {
         let one: Vec<WideRow> = rows.iter().skip(script).step_by(7).cloned().collect();
         let (mut fitted, mut over, mut highest) = (0, 0, 0.0f64);
-        for format in formats {
+        for format in FORMATS {
             for budget in (200..6_000).step_by(97) {
                 let response = WideRow::present_all(&one)
                     .format(format)
@@ -176,17 +207,13 @@ fn main() -> ExitCode {
                     continue;
                 }
                 fitted += 1;
-                let (_, count) = counts(&response, &exact);
-                highest = highest.max(count as f64 / budget as f64);
+                let (_, count) = counts(&response, exact);
+                highest = highest.max(ratio(count, budget));
                 over += usize::from(count > budget);
             }
         }
         failed |= over > 0;
         println!("| script {script} | {fitted} | {over} | {highest:.3} |");
     }
-    if failed {
-        eprintln!("a shortfall exceeds the margin, or a fitted response exceeds its budget");
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
+    failed
 }
