@@ -34,13 +34,17 @@ mod encode;
 mod model;
 pub mod present;
 mod response;
+#[cfg(feature = "tool")]
 pub mod tool;
 
 #[doc(hidden)]
 pub mod __private;
 
+#[cfg(feature = "mcp-app")]
 pub use adapters::mcp_app;
-pub use encode::{EncodeError, echo, tokens};
+#[cfg(feature = "budget")]
+pub use encode::tokens;
+pub use encode::{EncodeError, echo};
 pub use model::Selection;
 pub use present::engine::Presenter;
 pub use response::{
@@ -48,13 +52,12 @@ pub use response::{
     ToolResponse, WrapError, success, success_structured,
 };
 pub use response::{content, testing, toon, ui};
-pub use tool::Structured;
-pub use tool::call::Call;
-pub use tool::input::Tool;
-pub use tool::tool_set::ToolSet;
+#[cfg(feature = "tool")]
+pub use tool::{Structured, call::Call, input::Tool, tool_set::ToolSet};
 
 /// The `schemars` fusion uses (major 1): a crate that keeps another major for its own types
 /// derives tool inputs with `#[schemars(crate = "fusion_runtime::schemars")]`.
+#[cfg(feature = "tool")]
 pub use schemars;
 /// The `serde` fusion uses.
 pub use serde;
@@ -68,4 +71,6 @@ pub use adapters::rmcp;
 pub use adapters::http;
 
 #[cfg(feature = "derive")]
-pub use fusion_derive::{Presenter, Tool};
+pub use fusion_derive::Presenter;
+#[cfg(all(feature = "derive", feature = "tool"))]
+pub use fusion_derive::Tool;

@@ -1,5 +1,6 @@
 //! A presentation being configured and written (wire format §6.2): [`Presentation`] (started by
-//! [`present`], [`present_all`] or [`Present`]), the budget it carries, and [`Shape`], which
+//! [`present`], [`present_all`] or [`Present`]), the budget it carries, its building (the seam
+//! where a budget hands the presentation to `fit`, feature `budget`), and [`Shape`], which
 //! writes the data block of a cut and asks the engine for the other blocks.
 
 use serde::{Serialize, Serializer};
@@ -9,7 +10,10 @@ use crate::encode::EncodeError;
 use crate::encode::json;
 use crate::encode::toon::table::Members;
 use crate::model::{FieldMask, Model, Selection};
-use crate::response::{Format, ResponseBuilder, toon_presented_all, toon_presented_one};
+use crate::response::{
+    Format, IntoToolResponse, Presented, ResponseBuilder, ToolError, ToolResponse, WrapError,
+    toon_presented_all, toon_presented_one,
+};
 
 /// A presentation being configured: the value(s), the context and the selection.
 ///
@@ -24,7 +28,11 @@ pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
     /// The format when neither the call nor the presenter chooses one (the tool set's default).
     pub(crate) default_format: Option<Format>,
     /// The budget of the call, the tool or the tool set (wire format §17.1), the tightest one.
+    #[cfg(feature = "budget")]
     pub(crate) max_tokens: Option<usize>,
+    /// Whether the data block's wire value is asked for besides its text (a structured
+    /// action's `structuredContent`, a page's items): see [`Shape::value`].
+    pub(crate) keep_value: bool,
 }
 
 /// Presents a single value.
@@ -35,7 +43,9 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         selection: None,
         format: None,
         default_format: None,
+        #[cfg(feature = "budget")]
         max_tokens: None,
+        keep_value: false,
     }
 }
 
@@ -47,7 +57,9 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         selection: None,
         format: None,
         default_format: None,
+        #[cfg(feature = "budget")]
         max_tokens: None,
+        keep_value: false,
     }
 }
 
@@ -81,7 +93,9 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             selection: self.selection,
             format: self.format,
             default_format: self.default_format,
+            #[cfg(feature = "budget")]
             max_tokens: self.max_tokens,
+            keep_value: self.keep_value,
         }
     }
 
@@ -117,6 +131,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     /// prefix of items that fits, a single value cuts its embedded collections, and a truncation
     /// summary says so. The tightest of this, the presenter's, the tool's and the tool set's
     /// budget wins.
+    #[cfg(feature = "budget")]
     pub fn max_tokens(self, max_tokens: usize) -> Self {
         self.within(Some(max_tokens))
     }
@@ -130,6 +145,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     }
 
     /// Tightens the budget to `max_tokens` when one is given (the tool layer's budget).
+    #[cfg(feature = "budget")]
     pub(crate) fn within(mut self, max_tokens: Option<usize>) -> Self {
         self.max_tokens = tightest(self.max_tokens, max_tokens);
         self
@@ -137,6 +153,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
 }
 
 /// The tighter of two budgets, either possibly absent.
+#[cfg(feature = "budget")]
 pub(crate) fn tightest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -144,11 +161,101 @@ pub(crate) fn tightest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     }
 }
 
+impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
+    /// The response builder, so a handler can append UI, hints, rules and suggestions.
+    ///
+    /// With a budget (wire format §17), the builder holds the fitted response; what the handler
+    /// appends afterwards is not fitted. When not even the smallest answer fits, it holds that
+    /// smallest answer (one item and the summary), which [`Presentation::build`] would refuse.
+    pub fn into_builder(self) -> Result<ResponseBuilder, EncodeError> {
+        self.fitted().map(|fitted| fitted.builder)
+    }
+
+    /// Builds the response; with a budget that not even one item fits, the `RESPONSE_TOO_LARGE`
+    /// error of wire format §17.5.
+    #[inline]
+    pub fn build(self) -> Result<ToolResponse, EncodeError> {
+        let fitted = self.fitted()?;
+        Ok(match fitted.too_large {
+            Some(too_large) => too_large.into_response(),
+            None => fitted.builder.build(),
+        })
+    }
+
+    /// The response, fitted to the budget when there is one (`fit`, feature `budget`),
+    /// recording its model.
+    ///
+    /// One function on purpose: a single value is rendered here millions of times a second, and
+    /// every extra `Result` of a builder is a copy of it (about 100 instructions each).
+    #[inline]
+    pub(crate) fn fitted(self) -> Result<Fitted, EncodeError> {
+        // Recorded for the tool layer, which checks it against the action's `returns`.
+        let presented = Presented {
+            model: std::any::type_name::<T>(),
+            collection: matches!(self.items, Items::Many(_)),
+        };
+        let mask = self
+            .selection
+            .filter(|s| !s.is_empty())
+            .map(|s| FieldMask::of::<T>(s));
+        let shape = Shape {
+            ctx: self.ctx,
+            mask: mask.as_ref(),
+            format: self.resolved_format(),
+            value: self.keep_value || cfg!(feature = "testing"),
+        };
+        #[cfg(feature = "budget")]
+        let budget = tightest(self.max_tokens, T::MAX_TOKENS);
+        #[cfg(not(feature = "budget"))]
+        let budget: Option<std::convert::Infallible> = None;
+        let mut fitted = match budget {
+            None => Fitted {
+                builder: shape.render(self.items, Cut::NONE, Cut::NONE)?.0,
+                too_large: None,
+            },
+            #[cfg(feature = "budget")]
+            Some(budget) => super::fit::fit(&shape, self.items, budget)?,
+            #[cfg(not(feature = "budget"))]
+            Some(never) => match never {},
+        };
+        fitted.builder.set_presented(presented);
+        Ok(fitted)
+    }
+}
+
+/// A presentation configured by the handler (selection, context) is built as it stands.
+impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ctx> {
+    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
+        Ok(self.build()?)
+    }
+
+    /// Fitted to the tightest of `max_tokens` and the presentation's own budgets (wire format §17).
+    #[cfg(feature = "budget")]
+    fn into_tool_response_within(
+        self,
+        max_tokens: Option<usize>,
+    ) -> Result<ToolResponse, WrapError> {
+        Ok(self.within(max_tokens).build()?)
+    }
+}
+
+/// A built presentation: the builder, and the error to answer with instead when not even the
+/// smallest answer fits a budget (wire format §17.5).
+pub(crate) struct Fitted {
+    pub(crate) builder: ResponseBuilder,
+    /// Boxed: the error is rare, and a smaller `Fitted` is cheaper to move on the common path.
+    pub(crate) too_large: Option<Box<ToolError>>,
+}
+
 /// How a presentation is written: context, selection and format (what fitting leaves alone).
 pub(crate) struct Shape<'a, Ctx: ?Sized> {
     pub(crate) ctx: &'a Ctx,
     pub(crate) mask: Option<&'a FieldMask>,
     pub(crate) format: Format,
+    /// Whether the data block's wire value is made too, from the items themselves (never read
+    /// back from the text): for a structured action, a page, and the testing view (feature
+    /// `testing`); otherwise nothing is spent on it.
+    pub(crate) value: bool,
 }
 
 impl<Ctx: ?Sized> Shape<'_, Ctx> {
@@ -192,6 +299,15 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
                 ResponseBuilder::json_text(text)
             }
         };
+        let mut builder = builder;
+        if self.value {
+            builder.set_value(match (shown, mask) {
+                (Items::One(item), None) => json::to_value(item)?,
+                (Items::One(item), Some(mask)) => json::to_value(&Selected { item, mask })?,
+                (Items::Many(items), None) => json::to_value(items)?,
+                (Items::Many(items), Some(mask)) => json::to_value(&SelectedAll { items, mask })?,
+            });
+        }
         Ok(self.with_parts(builder, items, cut, embed_cut))
     }
 

@@ -143,6 +143,7 @@ pub trait IntoToolResponse {
     /// pass it to their value. Every other answer was built by hand and is sent as it is, even
     /// over the budget (wire format §17.6): only a presentation knows where its items begin and
     /// end, and a cut anywhere else would leave the model data that does not parse.
+    #[cfg(feature = "budget")]
     fn into_tool_response_within(self, max_tokens: Option<usize>) -> Result<ToolResponse, WrapError>
     where
         Self: Sized,
@@ -224,9 +225,13 @@ impl IntoToolResponse for Cow<'_, str> {
 
 impl<T: IntoToolResponse> IntoToolResponse for Option<T> {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
-        self.into_tool_response_within(None)
+        match self {
+            Some(value) => value.into_tool_response(),
+            None => ().into_tool_response(),
+        }
     }
 
+    #[cfg(feature = "budget")]
     fn into_tool_response_within(
         self,
         max_tokens: Option<usize>,
