@@ -10,6 +10,8 @@ use crate::encode::EncodeError;
 use crate::encode::json;
 use crate::encode::toon::table::Members;
 use crate::model::{FieldMask, Model, Selection};
+#[cfg(feature = "tool")]
+use crate::response::Asked;
 use crate::response::{
     Format, IntoToolResponse, Presented, ResponseBuilder, ToolError, ToolResponse, WrapError,
     toon_presented_all, toon_presented_one,
@@ -229,13 +231,13 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ct
         Ok(self.build()?)
     }
 
-    /// Fitted to the tightest of `max_tokens` and the presentation's own budgets (wire format §17).
-    #[cfg(feature = "budget")]
-    fn into_tool_response_within(
-        self,
-        max_tokens: Option<usize>,
-    ) -> Result<ToolResponse, WrapError> {
-        Ok(self.within(max_tokens).build()?)
+    /// Fitted to the tightest of the asked budget and the presentation's own (wire format §17),
+    /// with its wire value when a structured action asks for it (wire format §11.2).
+    #[cfg(feature = "tool")]
+    fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError> {
+        let mut presentation = self.within(asked.max_tokens);
+        presentation.keep_value |= asked.structured;
+        Ok(presentation.build()?)
     }
 }
 

@@ -116,6 +116,12 @@ impl ResponseBuilder {
         self.data.value.take()
     }
 
+    /// Whether the wire value of the data block is made.
+    #[cfg(feature = "tool")]
+    pub(crate) fn has_value(&self) -> bool {
+        self.data.value.is_some()
+    }
+
     /// Records the wire value of the data block, made from the value the block was written
     /// from ([`json::to_value`]).
     pub(crate) fn set_value(&mut self, value: serde_json::Value) {

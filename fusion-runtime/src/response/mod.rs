@@ -43,4 +43,6 @@ pub(crate) use tool_response::Presented;
 pub use tool_response::ToolResponse;
 #[cfg(feature = "mcp-app")]
 pub use tool_response::UI_META_KEY;
+#[cfg(feature = "tool")]
+pub use wrap::Asked;
 pub use wrap::{IntoToolResponse, Json, WrapError, success, success_structured};

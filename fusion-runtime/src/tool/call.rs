@@ -19,7 +19,9 @@ use serde_json::Value;
 use crate::model::{Model, Selection};
 use crate::present::{Presentation, present, present_all};
 use crate::response::ask::{Answers, Ask, Asks};
-use crate::response::{Format, IntoToolResponse, Presented, ToolError, ToolResponse, WrapError};
+use crate::response::{
+    Asked, Format, IntoToolResponse, Presented, ToolError, ToolResponse, WrapError,
+};
 
 /// The key [`Call::confirm`] asks under.
 const CONFIRM: &str = "confirm";
@@ -318,7 +320,7 @@ impl Call {
         // The handler's state is not observed again after a panic (the call just fails), so
         // asserting unwind safety cannot expose a broken invariant to this code.
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            handler().into_tool_response_within(self.max_tokens)
+            handler().into_tool_response_within(Asked::new(self.max_tokens, self.structured))
         }));
         self.finish(report, outcome)
     }
@@ -374,9 +376,8 @@ impl Call {
             // The conversion runs inside the guarded future: a panicking `Serialize` impl or
             // presenter callback is caught like a panic of the handler itself.
             Ok(future) => {
-                let max_tokens = self.max_tokens;
-                CatchUnwind::new(async move { future.await.into_tool_response_within(max_tokens) })
-                    .await
+                let asked = Asked::new(self.max_tokens, self.structured);
+                CatchUnwind::new(async move { future.await.into_tool_response_within(asked) }).await
             }
             Err(panic) => Err(panic),
         };
