@@ -6,10 +6,10 @@
 //!
 //! | path | what |
 //! |---|---|
-//! | [`Presenter`](trait@Presenter), [`Tool`](trait@Tool) | the derives and their traits |
-//! | [`ToolSet`], [`Call`] | the tools of a server, and the context of one call |
+//! | `Presenter`, `Tool` | the derives (feature `derive`; `Tool` with `tool`) and their traits |
+//! | `ToolSet`, `Call` | the tools of a server, and the context of one call (feature `tool`) |
 //! | [`ToolResponse`], [`ResponseBuilder`], [`Suggestion`] | a tool result and its builder (wire format §1, §2) |
-//! | [`success`], [`success_structured`], [`Json`], [`Structured`], [`IntoToolResponse`] | answering a call (wire format §11, §12) |
+//! | [`success`], [`success_structured`], [`Json`], `Structured`, [`IntoToolResponse`] | answering a call (wire format §11, §12) |
 //! | [`ToolError`], [`Severity`] | the `<tool_error>` envelope (wire format §13) |
 //! | [`echo`] | caller input as envelopes repeat it: quoted, on one line, cut |
 //! | [`Selection`] | a call's `_select` (wire format §7) |
@@ -17,14 +17,18 @@
 //! | [`ui`] | UI blocks and their helpers (wire format §4) |
 //! | [`content`] | image, audio and resource content after the text blocks |
 //! | [`present`](mod@present) | presenting by hand: `Presentation`, `Model`, `Format`, callback traits (wire format §6–§8) |
-//! | [`tool`] | tool definitions, specs, `<validation_error>` and descriptions (wire format §7, §10–§13) |
-//! | [`tokens`] | token counts: the fast estimate and the exact counter (feature `exact-tokens`) |
+//! | `tool` | tool definitions, specs, `<validation_error>` and descriptions (wire format §7, §10–§13; feature `tool`) |
+//! | `tokens` | token counts: the fast estimate (feature `budget`) and the exact counter (feature `exact-tokens`) |
 //! | [`toon`] | the TOON encoder and TOON responses (wire format §9) |
-//! | [`mcp_app`] | the MCP Apps view that renders UI blocks for people |
-//! | [`testing`] | the testing view and assertions on it (wire format §14) |
+//! | `mcp_app` | the MCP Apps view that renders UI blocks for people (feature `mcp-app`) |
+//! | [`testing`] | the testing view and assertions on it (wire format §14; feature `testing`), the JSON writer and escaping primitives |
 //! | `rmcp` | the rmcp adapter (feature `rmcp`) |
 //! | `http` | Streamable HTTP for the rmcp adapter (feature `http`) |
-//! | [`schemars`], [`serde`], [`serde_json`] | the versions fusion uses, re-exported |
+//! | `schemars` (feature `tool`), [`serde`], [`serde_json`] | the versions fusion uses, re-exported |
+//!
+//! The features (the README's table): `derive`, `tool`, `budget` and `mcp-app` are on by default,
+//! what a server author needs; a crate that only presents models takes `derive` alone. `testing`
+//! is for dev-dependencies.
 //!
 //! Inside, the crate is six layers that import only downward: `model`, `encode`, `response`,
 //! `present`, `tool`, `adapters` (see `ARCHITECTURE.md` in the repository).

@@ -282,7 +282,7 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
                 Some(&capped)
             }
         };
-        let builder = if self.format == Format::Toon {
+        let mut builder = if self.format == Format::Toon {
             let members = mask.map_or(Members::Every, Members::Selected);
             match shown {
                 Items::One(item) => toon_presented_one(item, members)?,
@@ -301,7 +301,6 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
                 ResponseBuilder::json_text(text)
             }
         };
-        let mut builder = builder;
         if self.value {
             builder.set_value(match (shown, mask) {
                 (Items::One(item), None) => json::to_value(item)?,
