@@ -27,6 +27,7 @@
 //! assert_eq!(response.blocks(), ["id: INV-1"]);
 //! ```
 
+mod build;
 pub(crate) mod callbacks;
 pub(crate) mod embed;
 pub(crate) mod engine;

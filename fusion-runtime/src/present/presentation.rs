@@ -1,7 +1,7 @@
 //! A presentation being configured and written (wire format §6.2): [`Presentation`] (started by
-//! [`present`], [`present_all`] or [`Present`]), the budget it carries, its building (the seam
-//! where a budget hands the presentation to `fit`, feature `budget`), and [`Shape`], which
-//! writes the data block of a cut and asks the engine for the other blocks.
+//! [`present`], [`present_all`] or [`Present`]), the budget it carries, and [`Shape`], which
+//! writes the data block of a cut and asks the engine for the other blocks. Building it is
+//! `build`'s (the seam where a budget hands it to `fit`).
 
 use serde::{Serialize, Serializer};
 
@@ -10,12 +10,7 @@ use crate::encode::EncodeError;
 use crate::encode::json;
 use crate::encode::toon::table::Members;
 use crate::model::{FieldMask, Model, Selection};
-#[cfg(feature = "tool")]
-use crate::response::Asked;
-use crate::response::{
-    Format, IntoToolResponse, Presented, ResponseBuilder, ToolError, ToolResponse, WrapError,
-    toon_presented_all, toon_presented_one,
-};
+use crate::response::{Format, ResponseBuilder, ToolError, toon_presented_all, toon_presented_one};
 
 /// A presentation being configured: the value(s), the context and the selection.
 ///
@@ -160,84 +155,6 @@ pub(crate) fn tightest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
-    }
-}
-
-impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
-    /// The response builder, so a handler can append UI, hints, rules and suggestions.
-    ///
-    /// With a budget (wire format §17), the builder holds the fitted response; what the handler
-    /// appends afterwards is not fitted. When not even the smallest answer fits, it holds that
-    /// smallest answer (one item and the summary), which [`Presentation::build`] would refuse.
-    pub fn into_builder(self) -> Result<ResponseBuilder, EncodeError> {
-        self.fitted().map(|fitted| fitted.builder)
-    }
-
-    /// Builds the response; with a budget that not even one item fits, the `RESPONSE_TOO_LARGE`
-    /// error of wire format §17.5.
-    #[inline]
-    pub fn build(self) -> Result<ToolResponse, EncodeError> {
-        let fitted = self.fitted()?;
-        Ok(match fitted.too_large {
-            Some(too_large) => too_large.into_response(),
-            None => fitted.builder.build(),
-        })
-    }
-
-    /// The response, fitted to the budget when there is one (`fit`, feature `budget`),
-    /// recording its model.
-    ///
-    /// One function on purpose: a single value is rendered here millions of times a second, and
-    /// every extra `Result` of a builder is a copy of it (about 100 instructions each).
-    #[inline]
-    pub(crate) fn fitted(self) -> Result<Fitted, EncodeError> {
-        // Recorded for the tool layer, which checks it against the action's `returns`.
-        let presented = Presented {
-            model: std::any::type_name::<T>(),
-            collection: matches!(self.items, Items::Many(_)),
-        };
-        let mask = self
-            .selection
-            .filter(|s| !s.is_empty())
-            .map(|s| FieldMask::of::<T>(s));
-        let shape = Shape {
-            ctx: self.ctx,
-            mask: mask.as_ref(),
-            format: self.resolved_format(),
-            value: self.keep_value || cfg!(feature = "testing"),
-        };
-        #[cfg(feature = "budget")]
-        let budget = tightest(self.max_tokens, T::MAX_TOKENS);
-        #[cfg(not(feature = "budget"))]
-        let budget: Option<std::convert::Infallible> = None;
-        let mut fitted = match budget {
-            None => Fitted {
-                builder: shape.render(self.items, Cut::NONE, Cut::NONE)?.0,
-                too_large: None,
-            },
-            #[cfg(feature = "budget")]
-            Some(budget) => super::fit::fit(&shape, self.items, budget)?,
-            #[cfg(not(feature = "budget"))]
-            Some(never) => match never {},
-        };
-        fitted.builder.set_presented(presented);
-        Ok(fitted)
-    }
-}
-
-/// A presentation configured by the handler (selection, context) is built as it stands.
-impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ctx> {
-    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
-        Ok(self.build()?)
-    }
-
-    /// Fitted to the tightest of the asked budget and the presentation's own (wire format §17),
-    /// with its wire value when a structured action asks for it (wire format §11.2).
-    #[cfg(feature = "tool")]
-    fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError> {
-        let mut presentation = self.within(asked.max_tokens);
-        presentation.keep_value |= asked.structured;
-        Ok(presentation.build()?)
     }
 }
 
