@@ -440,10 +440,11 @@ impl Call {
     ///
     /// The value is the wire value of the data block, made once from the presented value
     /// ([`Call::present`] asks the presentation for it), so `structuredContent` and the data
-    /// block cannot disagree. A JSON data block built before the call could ask (a handler's own
-    /// `ResponseBuilder::json`, `success`, `Json`) has no value but its text, which is read back
-    /// with `serde_json` (its float parsing, its nesting limit of 128): `success_structured`
-    /// makes the value from the value.
+    /// block cannot disagree; a returned presentation or JSON value (`Json`, `Vec`, ...) makes it
+    /// when [`Asked::structured`] says so. A JSON data block built before the call could ask (a
+    /// handler's own `success` or `ResponseBuilder::json`, returned built) has no value but its
+    /// text, which is read back with `serde_json` (its float parsing, its nesting limit of 128):
+    /// `success_structured` makes the value from the value.
     fn structure(&self, mut response: ToolResponse) -> Result<ToolResponse, &'static str> {
         // Errors never carry structuredContent (wire format §1.3); a response that has it already
         // (`success_structured`) is the handler's own choice.
@@ -452,8 +453,9 @@ impl Call {
             return Ok(response);
         }
         let value = match (&response.value, response.format) {
-            // A text data block (`OK`, a plain text) has no JSON value to offer.
-            (_, Format::Text) => return Ok(response),
+            // A text data block (`OK`, a plain text) has no JSON value to offer, nor a TOON
+            // block built by hand (`ResponseBuilder::toon` keeps its value).
+            (_, Format::Text) | (None, Format::Toon) => return Ok(response),
             (Some(value), _) => value,
             (None, Format::Json | Format::CompactJson) => {
                 let text = response.blocks.first().map_or("", String::as_str);
@@ -463,7 +465,6 @@ impl Call {
                     None => return Ok(response),
                 }
             }
-            (None, Format::Toon) => return Ok(response),
         };
         if !value.is_object() {
             return Err(json_kind(value));

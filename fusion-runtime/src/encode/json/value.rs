@@ -45,10 +45,10 @@ fn float(x: f64) -> Value {
         if x == 0.0 {
             return Value::from(0u64);
         }
-        if x > 0.0 && x < 18_446_744_073_709_551_616.0 {
+        if (0.0..18_446_744_073_709_551_616.0).contains(&x) {
             return Value::from(x as u64);
         }
-        if x < 0.0 && x >= -9_223_372_036_854_775_808.0 {
+        if (-9_223_372_036_854_775_808.0..0.0).contains(&x) {
             return Value::from(x as i64);
         }
     }
@@ -610,18 +610,18 @@ mod tests {
             Tuple(u8, u8),
             Struct { a: u8 },
         }
-        let mut map = std::collections::BTreeMap::new();
-        map.insert(1u8, E::Unit);
-        map.insert(2, E::New(1));
-        map.insert(3, E::Tuple(1, 2));
-        map.insert(4, E::Struct { a: 1 });
-        same_as_text(&map);
         struct FloatKeys;
         impl serde::Serialize for FloatKeys {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.collect_map([(100.0f64, 1), (0.5, 2), (-0.0, 3)])
             }
         }
+        let mut map = std::collections::BTreeMap::new();
+        map.insert(1u8, E::Unit);
+        map.insert(2, E::New(1));
+        map.insert(3, E::Tuple(1, 2));
+        map.insert(4, E::Struct { a: 1 });
+        same_as_text(&map);
         assert_eq!(
             to_value(&FloatKeys).unwrap(),
             json!({"100": 1, "0.5": 2, "0": 3})
