@@ -5,7 +5,7 @@
 //! The view holds the values a response was made of (the wire value of the data, the texts of
 //! rules and hints before escaping, every UI entry and suggestion in wire order), so tests assert
 //! on meaning rather than on escaped bytes. Each assertion panics with the expected and the
-//! actual value and the response's blocks, like `assert_eq!`; the [`ViewExt`] methods return the
+//! actual value and the response's blocks, like `assert_eq!`; the `ViewExt` methods return the
 //! response so they chain.
 //!
 //! ```
