@@ -27,14 +27,12 @@ pub use serde;
 
 // ---- `#[derive(Presenter)]`: the traits it implements and the sinks it fills -------------------
 
-// The presenter trait and the embed traits and sink of `#[embed]` fields.
-pub use crate::present::embed::Embed;
+// The presenter trait, and what an `#[embed]` field holds and the sink it is presented into.
+pub use crate::model::{Children, Embed};
 pub use crate::present::engine::{EmbedSink, Presenter};
 pub use crate::present::presentation::Presentation;
 // The schema traits of the model and its field enum.
 pub use crate::model::{Field, Model};
-// The data of an `#[embed]` field, cut to the child's agent limit.
-pub use crate::model::{EmbedData, EmbedDataProbe, NotEmbeddable, probe};
 // The data block format of `#[presenter(format = ...)]`.
 pub use crate::response::Format;
 // The lists generated callbacks push into, and the suggestion of `#[suggest(...)]`.
@@ -66,8 +64,6 @@ pub use crate::model::NoField;
 pub use crate::present::expansion::{ALL_FIELDS, REDACTED};
 // The censored value of an optional field (wire format §8.3).
 pub use crate::present::expansion::censor_option;
-// The `DECLARES_UI` of an embedded field that may embed nothing (the embed call reports it).
-pub use crate::present::expansion::{DeclaresUiFallback, DeclaresUiProbe};
 // The body of a failed derive's stub `Serialize` impl.
 pub use crate::present::expansion::stub_serialize;
 

@@ -29,7 +29,7 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
         None => (quote!(#p::NoField), quote!()),
     };
     let inherent = super::expand::inherent(input, &p, &input.generics);
-    let embed_data = super::expand::embed_data_impl(input, &p, &input.generics);
+    let embed = super::expand::embed_impl(input, &p, &input.generics);
     quote! {
         #errors
         #field_enum
@@ -62,12 +62,7 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
         #[automatically_derived]
         impl #ctx_impl_generics #p::Presenter<__FusionCtx> for #ident #ty_generics #ctx_where_clause {}
 
-        #[automatically_derived]
-        impl #ctx_impl_generics #p::Embed<__FusionCtx> for #ident #ty_generics #ctx_where_clause {
-            fn embed_into(&self, _: &__FusionCtx, _: &mut #p::EmbedSink<'_>) {}
-        }
-
-        #embed_data
+        #embed
         #inherent
     }
 }

@@ -197,7 +197,9 @@ pub mod derived {
 pub mod by_hand {
     use std::borrow::Cow;
 
-    use fusion_runtime::present::{Embed, EmbedSink, Field, FieldMask, Model, Rules, Suggestions};
+    use fusion_runtime::present::{
+        Children, Embed, EmbedSink, Field, FieldMask, Model, Rules, Suggestions,
+    };
     use fusion_runtime::ui::UiBlock;
     use fusion_runtime::{Presenter, Suggestion};
     use serde::ser::{SerializeStruct, Serializer};
@@ -285,9 +287,11 @@ pub mod by_hand {
         );
     }
 
-    impl<C: ?Sized> Embed<C> for Customer {
-        fn embed_into(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
-            sink.single(self, ctx);
+    impl Embed for Customer {
+        type Model = Self;
+
+        fn children(&self) -> Children<'_, Self> {
+            Children::One(self)
         }
     }
 
@@ -339,6 +343,14 @@ pub mod by_hand {
         const STATIC_ONLY: bool = true;
         const STATIC_RULES_BLOCK: Option<&'static str> =
             Some("<domain_rules>\n- unit_price_cents is in CENTS. Divide by 100.\n</domain_rules>");
+    }
+
+    impl Embed for InvoiceLine {
+        type Model = Self;
+
+        fn children(&self) -> Children<'_, Self> {
+            Children::One(self)
+        }
     }
 
     /// The Invoice of BILLING.md; `LIMITED` selects the agent limit of 50.
@@ -460,17 +472,19 @@ pub mod by_hand {
         fn embeds(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
             // As the derive: an embed the call's `_select` leaves out presents nothing (§6.8).
             if sink.selected(1) {
-                self.customer.embed_into(ctx, sink);
+                sink.embed(self.customer.children(), ctx);
             }
             if sink.selected(7) {
-                self.lines.embed_into(ctx, sink);
+                sink.embed(self.lines.children(), ctx);
             }
         }
     }
 
-    impl<C: ?Sized, const LIMITED: bool> Embed<C> for Invoice<LIMITED> {
-        fn embed_into(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
-            sink.single(self, ctx);
+    impl<const LIMITED: bool> Embed for Invoice<LIMITED> {
+        type Model = Self;
+
+        fn children(&self) -> Children<'_, Self> {
+            Children::One(self)
         }
     }
 }

@@ -3,7 +3,7 @@
 //! - [`Field`] and [`Model`], the schema traits `#[derive(Presenter)]` implements;
 //! - [`FieldMask`], the members of one model that a selection keeps;
 //! - [`Selection`], the checked `_select` of a call (wire format §7);
-//! - [`EmbedData`], the data of an `#[embed]` field, cut to the child's agent limit;
+//! - [`Embed`], what an `#[embed]` field holds, and its data cut to the child's agent limit;
 //! - [`UnknownField`] and the look-ups of the generated field enum.
 //!
 //! It imports no other layer.
@@ -13,7 +13,7 @@ mod field_enum;
 mod schema;
 mod selection;
 
-pub use embedded::{EmbedData, EmbedDataProbe, Embedded, NotEmbeddable, probe};
+pub use embedded::{Children, Embed};
 pub use field_enum::{NoField, UnknownField, field_named, parse_field, wire_name};
 pub use schema::{Field, FieldMask, Model};
 pub use selection::Selection;

@@ -1,7 +1,7 @@
 //! Presenters (wire format §6–§8): the traits `#[derive(Presenter)]` implements, and the engine that
 //! turns a single value or a collection into a response.
 //!
-//! The derive generates the per-model parts ([`Model`], [`Presenter`], [`Embed`](super::Embed)); everything
+//! The derive generates the per-model parts ([`Model`], [`Presenter`], [`Embed`](crate::model::Embed)); everything
 //! that is the same for every model (truncation, block order, embed de-duplication) lives here.
 //! One file, because the parts recurse into each other: a presenter embeds presenters through
 //! the [`EmbedSink`], which presents them with the engine. What a call configures and how the
@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use crate::model::{FieldMask, Model};
+use crate::model::{Children, FieldMask, Model};
 #[cfg(feature = "budget")]
 use crate::response::blocks_tokens;
 use crate::response::ui::{self, UiBlock};
@@ -25,7 +25,7 @@ use crate::response::{
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a presenter for the context `{Ctx}`",
     label = "not a presenter for this context",
-    note = "derive `Presenter` on `{Self}`; if it declares `#[presenter(context = ...)]`, pass that context with `.context(&ctx)`"
+    note = "derive `Presenter` on `{Self}`; if it declares `#[presenter(context = ...)]`, pass that context with `.context(&ctx)`, and declare the same context on every model that embeds it"
 )]
 pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// The format of the data block (`#[presenter(format = toon)]`); a call can override it with
@@ -167,6 +167,18 @@ impl EmbedSink<'_> {
     #[inline]
     pub fn selected(&self, index: usize) -> bool {
         self.mask.is_none_or(|mask| mask.contains(index))
+    }
+
+    /// Presents the models an `#[embed]` field holds ([`Embed::children`]): nothing for an
+    /// absent value, a single child, or a child collection. Generated `embeds` call it once per
+    /// embedded field.
+    #[inline]
+    pub fn embed<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, children: Children<'_, T>, ctx: &Ctx) {
+        match children {
+            Children::None => {}
+            Children::One(child) => self.single(child, ctx),
+            Children::Many(children) => self.collection(children, ctx),
+        }
     }
 
     /// Presents `value` as a single child.

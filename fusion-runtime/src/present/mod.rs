@@ -3,14 +3,14 @@
 //!
 //! - `engine`: the [`Presenter`](crate::Presenter) trait, the [`EmbedSink`], and
 //!   the [`Presentation`] that [`present`] and [`present_all`] start;
-//! - `embed`: what an `#[embed]` field may hold ([`Embed`], [`Embeddable`], [`EmbeddableIn`]);
 //! - `callbacks`: what `call = ...` and `when = ...` functions may take and return
 //!   ([`Callback`], [`ValueCallback`], [`IntoRules`], [`IntoSuggestions`], [`IntoUi`]);
 //! - `expansion`: the helpers generated code calls (through `__private`);
 //! - `fit` (feature `budget`): fitting a response to a token budget (wire format §17).
 //!
 //! This module also re-exports the names of the lower layers a presenter written or used by hand
-//! needs: the schema traits [`Model`] and [`Field`], the [`FieldMask`], the data block
+//! needs: the schema traits [`Model`] and [`Field`], what an `#[embed]` field holds ([`Embed`],
+//! [`Children`]), the [`FieldMask`], the data block
 //! [`Format`], and the rule and suggestion lists.
 //!
 //! ```
@@ -29,7 +29,6 @@
 
 mod build;
 pub(crate) mod callbacks;
-pub(crate) mod embed;
 pub(crate) mod engine;
 pub(crate) mod expansion;
 #[cfg(feature = "budget")]
@@ -44,10 +43,9 @@ pub use callbacks::{
     Callback, ContextDeclared, IntoRules, IntoSuggestions, IntoUi, ReadsContext, ValueCallback,
     ValueOnly, WithContext,
 };
-pub use embed::{Embed, Embeddable, EmbeddableIn};
 pub use engine::EmbedSink;
 pub use page::{PageInfo, Paged};
 pub use presentation::{Present, Presentation, present, present_all};
 
-pub use crate::model::{Field, FieldMask, Model, NoField, UnknownField};
+pub use crate::model::{Children, Embed, Field, FieldMask, Model, NoField, UnknownField};
 pub use crate::response::{Format, Rules, Suggestions};

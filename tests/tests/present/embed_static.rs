@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use fusion_runtime::present::Rules;
-use fusion_runtime::present::{Embed, EmbedSink, Field, FieldMask, Model, Present};
+use fusion_runtime::present::{Children, Embed, EmbedSink, Field, FieldMask, Model, Present};
 use fusion_runtime::ui::{self, UiBlock};
 use fusion_runtime::{Presenter, ToolResponse};
 use proptest::prelude::*;
@@ -137,12 +137,12 @@ impl<C: ?Sized, const S: bool> Presenter<C> for Parent<S> {
     }
 
     fn embeds(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
-        self.b.embed_into(ctx, sink);
-        self.note.embed_into(ctx, sink);
-        self.a.embed_into(ctx, sink);
-        self.c.embed_into(ctx, sink);
-        self.d.embed_into(ctx, sink);
-        self.e.embed_into(ctx, sink);
+        sink.embed(self.b.children(), ctx);
+        sink.embed(self.note.children(), ctx);
+        sink.embed(self.a.children(), ctx);
+        sink.embed(self.c.children(), ctx);
+        sink.embed(self.d.children(), ctx);
+        sink.embed(self.e.children(), ctx);
     }
 }
 
@@ -150,16 +150,18 @@ impl<C: ?Sized, const S: bool> Presenter<C> for Top<S> {
     const STATIC_RULES: &'static [&'static str] = &["Top rule"];
 
     fn embeds(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
-        self.parents.embed_into(ctx, sink);
+        sink.embed(self.parents.children(), ctx);
     }
 }
 
 /// `Embed` of a single child value.
 macro_rules! embed_single {
     ($($ty:ty => [$($generics:tt)*]),*) => {$(
-        impl<C: ?Sized, $($generics)*> Embed<C> for $ty {
-            fn embed_into(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
-                sink.single(self, ctx);
+        impl<$($generics)*> Embed for $ty {
+            type Model = Self;
+
+            fn children(&self) -> Children<'_, Self> {
+                Children::One(self)
             }
         }
     )*};

@@ -1,12 +1,12 @@
-//! Embedded fields (wire format §6.8): the `Embed` and `EmbedData` impls of the model, the `DECLARES_UI` its
-//! children contribute, and the trait paths every use of an `#[embed]` field goes through, so
+//! Embedded fields (wire format §6.8): the `Embed` impl of the model, the `DECLARES_UI` its
+//! children contribute, and the `Embed` path every use of an `#[embed]` field goes through, so
 //! a field that holds no presenter gets one error, at its type. The data write of every
 //! embedded field (`serialize_selected`) is the check that always runs.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
+use syn::Ident;
 use syn::spanned::Spanned;
-use syn::{GenericParam, Ident};
 
 use super::{Gen, present};
 use crate::presenter::ast::DeclKind;
@@ -15,14 +15,13 @@ impl<'a> Gen<'_, 'a> {
     /// `const DECLARES_UI` of the `Model` impl, when presenting the model can produce UI blocks
     /// (what makes a tool that returns it name the MCP Apps view): its own UI declarations or
     /// agent limit (the truncation summary is a UI block) make it `true`; otherwise each
-    /// embedded field's `DECLARES_UI` is or-ed in. Nothing (the default, `false`) when neither
-    /// applies.
+    /// embedded field's model's `DECLARES_UI` is or-ed in. Nothing (the default, `false`) when
+    /// neither applies.
     ///
-    /// Each field is read through a probe of its `EmbedData` that is `false` for a type that
-    /// embeds nothing, since the data write (and the embed call) report that type. Not through
-    /// `Embeddable` or `Embed<C>`: proving those for a model proves its whole chain of embedded
-    /// models, which const evaluation redid for every parent (a fifth of the compile time of
-    /// a crate whose 100 models embed each other in a chain, PERFORMANCE.md).
+    /// Read through `Embed::Model`, which names no context: proving that a child presents (its
+    /// `Presenter<C>`) would prove its whole chain of embedded models, which const evaluation
+    /// redid for every parent. A field type that is no presenter is reported here at its type,
+    /// with the same error as its data write, which the compiler shows once.
     pub(super) fn declares_ui(&self) -> TokenStream {
         let p = &self.p;
         if self.declares_own_ui() {
@@ -32,31 +31,40 @@ impl<'a> Gen<'_, 'a> {
         if children.is_empty() {
             return quote!();
         }
-        let terms = children
-            .iter()
-            .map(|ty| quote!(<#p::DeclaresUiProbe<#ty>>::DECLARES_UI));
+        let terms = children.iter().map(|ty| {
+            let embed = self.as_embed(ty);
+            quote!(#embed::DECLARES_UI)
+        });
         quote! {
-            const DECLARES_UI: #p::bool = {
-                use #p::DeclaresUiFallback as _;
-                #(#terms)||*
-            };
+            const DECLARES_UI: #p::bool = #(#terms)||*;
         }
     }
 
-    /// `<Ty as Embeddable>` (no declared context) or `<Ty as EmbeddableIn<Ctx>>`, spanned at
-    /// the field's type, for an embedded type a constant can name: every use of the field
-    /// goes through it, so a type that is no presenter gets one error there (the compiler
-    /// drops the identical repeats). `None` for the other types (see `checked_embeds`).
-    pub(super) fn embeddable_as(&self, ty: &syn::Type) -> Option<TokenStream> {
-        if !self.nameable(ty) {
-            return None;
-        }
+    /// The path of the `Embed` trait spanned at an embedded field's type: every use of the field
+    /// goes through it, so a type that is no presenter gets one error, there (the compiler drops
+    /// the identical repeats).
+    pub(super) fn as_embed(&self, ty: &syn::Type) -> TokenStream {
         let krate = &self.model.krate;
-        let api = present::respan(&quote!(#krate::present), ty.span());
-        Some(match &self.model.context {
-            None => quote_spanned!(ty.span()=> <#ty as #api::Embeddable>),
-            Some(ctx) => quote_spanned!(ty.span()=> <#ty as #api::EmbeddableIn<#ctx>>),
-        })
+        let (first, last) = ends(ty);
+        let api = present::respan(&quote!(#krate::present::Embed), first);
+        let open = quote_spanned!(first=> <);
+        let close = quote_spanned!(last=> >);
+        quote!(#open #ty as #api #close)
+    }
+
+    /// A call of `Embed::method` on the field `member` of type `ty` with `args` after it, spanned
+    /// over the field's type (its parentheses too: a call is reported over its whole text).
+    pub(super) fn embed_call(
+        &self,
+        ty: &syn::Type,
+        method: &str,
+        args: TokenStream,
+    ) -> TokenStream {
+        let embed = self.as_embed(ty);
+        let method = Ident::new(method, ends(ty).0);
+        let mut args = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, args);
+        args.set_span(ends(ty).1);
+        quote!(#embed::#method #args)
     }
 
     /// Whether the model's own declarations produce UI blocks.
@@ -94,36 +102,10 @@ impl<'a> Gen<'_, 'a> {
             && !crate::presenter::ast::mentions(ty, &[ident, &self_ident])
     }
 
-    /// `Embed<Ctx>`: a model field holding this model presents it as a single child.
+    /// `Embed`: a field holding this model holds one child, the model itself (shared with
+    /// `fallback.rs`, through [`embed_impl`]).
     pub(super) fn embed_impl(&self) -> TokenStream {
-        let p = &self.p;
-        let ctx = &self.ctx;
-        let ident = self.ident();
-        let mut generics = self.model.input.generics.clone();
-        if self.model.context.is_none() {
-            generics.params.push(GenericParam::Type(
-                syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
-            ));
-        }
-        generics
-            .make_where_clause()
-            .predicates
-            .push(syn::parse_quote!(Self: #p::Presenter<#ctx>));
-        let (impl_generics, _, where_clause) = generics.split_for_impl();
-        let (_, ty_generics, _) = self.model.input.generics.split_for_impl();
-        let embed_data = super::embed_data_impl(self.model.input, p, &self.model_generics());
-        quote! {
-            #[automatically_derived]
-            impl #impl_generics #p::Embed<#ctx> for #ident #ty_generics #where_clause {
-                const DECLARES_UI: #p::bool = <Self as #p::Model>::DECLARES_UI;
-
-                fn embed_into(&self, __fusion_ctx: &#ctx, __fusion_sink: &mut #p::EmbedSink<'_>) {
-                    __fusion_sink.single(self, __fusion_ctx);
-                }
-            }
-
-            #embed_data
-        }
+        embed_impl(self.model.input, &self.p, &self.model_generics())
     }
 
     /// `Presenter::embeds`: each embedded field handed to the sink, or nothing without one.
@@ -138,19 +120,20 @@ impl<'a> Gen<'_, 'a> {
             .map(|field| {
                 let member = field.ident;
                 let ty = field.ty;
-                // Only the trait path is spanned at the field's type (a type that is not a
-                // presenter is reported there); locals keep the call-site span, which
+                // Only the path is spanned at the field's type (a type that is not a presenter
+                // for the context is reported there); locals keep the call-site span, which
                 // `macro_rules!` hygiene would otherwise hide.
-                let krate = &self.model.krate;
-                let api = present::respan(&quote!(#krate::present), ty.span());
-                let embed = if let (Some(_), Some(embeddable)) =
-                    (&self.model.context, self.embeddable_as(ty))
-                {
-                    quote!(#embeddable::embed_field)
-                } else {
-                    quote_spanned!(ty.span()=> <#ty as #api::Embed<#ctx>>::embed_into)
-                };
-                let call = quote!(#embed(&self.#member, __fusion_ctx, __fusion_sink););
+                let children = self.embed_call(ty, "children", quote!(&self.#member));
+                // The context named, so a child that presents with another one is reported at
+                // the field's type as not a presenter for this context.
+                let (first, last) = ends(ty);
+                let embed = present::respan(&quote!(#p::EmbedSink::embed::<_, #ctx>), first);
+                let mut args = proc_macro2::Group::new(
+                    proc_macro2::Delimiter::Parenthesis,
+                    quote!(__fusion_sink, #children, __fusion_ctx),
+                );
+                args.set_span(last);
+                let call = quote!(#embed #args;);
                 // An embed the call's `_select` leaves out presents nothing (wire format §6.8).
                 match &field.wire {
                     Some(wire) => {
@@ -173,4 +156,40 @@ impl<'a> Gen<'_, 'a> {
             }
         })
     }
+}
+
+/// `Embed` of a model: a field holding it holds one child, the model itself.
+pub fn embed_impl(
+    input: &syn::DeriveInput,
+    p: &TokenStream,
+    generics: &syn::Generics,
+) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        #[diagnostic::do_not_recommend]
+        impl #impl_generics #p::Embed for #ident #ty_generics #where_clause {
+            type Model = Self;
+
+            #[inline]
+            fn children(&self) -> #p::Children<'_, Self> {
+                #p::Children::One(self)
+            }
+        }
+    }
+}
+
+/// The spans of the first and the last token of `ty`: a span from one to the other covers the
+/// whole type (`Span::join` is not stable).
+fn ends(ty: &syn::Type) -> (proc_macro2::Span, proc_macro2::Span) {
+    let tokens = quote!(#ty);
+    let first = tokens
+        .clone()
+        .into_iter()
+        .next()
+        .map_or(ty.span(), |t| t.span());
+    let last = tokens.into_iter().last().map_or(first, |t| t.span());
+    (first, last)
 }

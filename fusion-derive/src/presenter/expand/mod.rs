@@ -6,11 +6,13 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Ident, WherePredicate};
 
 use super::ast::{Censor, DeclKind, Field, Model, Part, Text, Wire};
 
 mod embeds;
+pub use embeds::embed_impl;
 mod present;
 
 /// Everything the derive generates for one model.
@@ -93,7 +95,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 let ty = field.ty;
                 where_clause
                     .predicates
-                    .push(syn::parse_quote!(#ty: #p::EmbedData));
+                    .push(syn::parse_quote!(#ty: #p::Embed));
             }
         }
         generics
@@ -112,13 +114,17 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
         let mut predicates: Vec<WherePredicate> = Vec::new();
         for field in &self.model.fields {
-            // Without a declared context, the impl holds for the contexts the fields embed
-            // with; `Embeddable` reports a field that embeds with none (see `declares_ui`).
-            let bound = super::ast::mentions(field.ty, &self.params)
-                || (self.model.context.is_none() && self.nameable(field.ty));
-            if field.embed && bound {
+            // A field whose type mentions a type parameter presents with the contexts its
+            // model presents with. Any other embedded type is no bound: its model presents with
+            // every context (a derived child without a declared context) or with the declared
+            // one, so the impl needs no proof that it does, which for a chain of models
+            // embedding each other would be a proof the length of the chain per model.
+            if field.embed && super::ast::mentions(field.ty, &self.params) {
                 let ty = field.ty;
-                predicates.push(syn::parse_quote!(#ty: #p::Embed<#ctx>));
+                // Spanned at the field's type: a type that is no presenter is reported there.
+                let embed = self.as_embed(ty);
+                let presenter = present::respan(&quote!(#p::Presenter<#ctx>), ty.span());
+                predicates.push(syn::parse_quote_spanned!(ty.span()=> #embed::Model: #presenter));
             }
         }
         for index in self.template_fields() {
@@ -368,27 +374,18 @@ impl<'m, 'a> Gen<'m, 'a> {
         let index = wire.index;
         let wire_name = &wire.name;
         let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
-        let embedded = field.embed.then(|| self.embeddable_as(field.ty)).flatten();
-        let value = if field.embed && field.redact.is_none() {
-            // Cut to the child's agent limit and the mask's cap (wire format §6.8), for an
-            // embedded type `Embeddable` cannot name (one that mentions a type parameter or the
-            // model): a type that cannot be embedded writes nothing here and adds no error, the
-            // `#[embed]` check reports it (autoref dispatch, see `Probe`).
-            quote! {
-                &{
-                    use #p::{EmbedDataProbe as _, NotEmbeddable as _};
-                    (&#p::probe(&self.#member, __fusion_mask)).data()
-                }
-            }
-        } else {
-            self.wire_value(field, &quote!(self))
-        };
         // `if let Err` rather than `?`, which costs the compiler a `From` conversion per field
         // (as serde's own derive does).
-        let serialize = if let Some(embeddable) = embedded {
-            // Through the trait that also checks the field holds a presenter: one error.
-            quote!(#embeddable::write_member(&self.#member, &mut __fusion_state, #wire_name, __fusion_mask))
+        let serialize = if field.embed && field.redact.is_none() {
+            // Cut to the child's agent limit and the mask's cap (wire format §6.8), through the
+            // `Embed` path spanned at the field's type: a type that is no presenter is one error.
+            self.embed_call(
+                field.ty,
+                "write_member",
+                quote!(&self.#member, &mut __fusion_state, #wire_name, __fusion_mask),
+            )
         } else {
+            let value = self.wire_value(field, &quote!(self));
             quote! {
                 #p::serde::ser::SerializeStruct::serialize_field(
                     &mut __fusion_state,
@@ -500,33 +497,6 @@ pub fn field_enum_declaration(
         )]
         #vis enum #name {
             #(#variants,)*
-        }
-    }
-}
-
-/// `EmbedData`: a model held by an `#[embed]` field is written as it is (shared with
-/// `fallback.rs`).
-pub fn embed_data_impl(
-    input: &syn::DeriveInput,
-    p: &TokenStream,
-    generics: &Generics,
-) -> TokenStream {
-    let ident = &input.ident;
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
-    let (_, ty_generics, _) = input.generics.split_for_impl();
-    quote! {
-        #[automatically_derived]
-        impl #impl_generics #p::EmbedData for #ident #ty_generics #where_clause {
-            const DECLARES_UI: #p::bool = <Self as #p::Model>::DECLARES_UI;
-
-            #[inline]
-            fn write_embedded<__S: #p::serde::Serializer>(
-                &self,
-                _: #p::Option<#p::usize>,
-                __fusion_serializer: __S,
-            ) -> #p::Result<__S::Ok, __S::Error> {
-                #p::serde::Serialize::serialize(self, __fusion_serializer)
-            }
         }
     }
 }
