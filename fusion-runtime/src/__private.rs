@@ -75,10 +75,14 @@ pub use crate::present::expansion::stub_serialize;
 // ---- `#[derive(Tool)]` -------------------------------------------------------------------------
 
 // The trait it implements and the declaration it builds.
+#[cfg(feature = "tool")]
 pub use crate::tool::input::Tool;
 // The declaration of the tool and of each action.
+#[cfg(feature = "tool")]
 pub use crate::tool::{ActionSpec, ToolSpec};
 // The refusals `check = path` fills.
+#[cfg(feature = "tool")]
 pub use crate::tool::Checks;
 // What `returns = M` names, called at the user's `M` so a non-presenter is reported there.
+#[cfg(feature = "tool")]
 pub use crate::tool::{Presentable, StructuredModel};

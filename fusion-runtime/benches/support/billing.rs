@@ -470,8 +470,13 @@ pub mod by_hand {
         }
 
         fn embeds(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
-            sink.embed(self.customer.children(), ctx);
-            sink.embed(self.lines.children(), ctx);
+            // As the derive: an embed the call's `_select` leaves out presents nothing (§6.8).
+            if sink.selected(1) {
+                sink.embed(self.customer.children(), ctx);
+            }
+            if sink.selected(7) {
+                sink.embed(self.lines.children(), ctx);
+            }
         }
     }
 

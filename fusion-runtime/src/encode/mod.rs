@@ -4,7 +4,8 @@
 //! - [`escape`]: the injection-safety rules of wire format §5, in one place;
 //! - [`echo`]: caller input as the envelopes repeat it: quoted, on one line, cut;
 //! - [`json`]: the wire format §3 JSON writer;
-//! - [`tokens`]: token counts of response text (an estimate, and the exact count behind a feature);
+//! - `tokens` (feature `budget`): token counts of response text (an estimate, and the exact
+//!   count behind a feature);
 //! - [`toon`]: the wire format §9 TOON encoder and its compile-time path for models;
 //! - [`EncodeError`] (and its TOON detail [`ToonError`]): why a value could not be written.
 //!
@@ -15,7 +16,15 @@ pub mod echo;
 mod error;
 pub mod escape;
 pub mod json;
+#[cfg(feature = "budget")]
 pub mod tokens;
+#[cfg_attr(
+    not(feature = "tool"),
+    allow(
+        dead_code,
+        reason = "the tool layer's TOON descriptions and a budget's fitting use more of it"
+    )
+)]
 pub mod toon;
 
 pub use error::{EncodeError, ToonError};

@@ -10,9 +10,11 @@
 use std::borrow::Cow;
 
 use crate::model::{Children, FieldMask, Model};
+#[cfg(feature = "budget")]
+use crate::response::blocks_tokens;
 use crate::response::ui::{self, UiBlock};
 use crate::response::{
-    DedupIndex, EmbedBlock, EmbedKind, Format, ResponseBuilder, Rules, Suggestions, blocks_tokens,
+    DedupIndex, EmbedBlock, EmbedKind, Format, ResponseBuilder, Rules, Suggestions,
 };
 
 /// The presenter of a model: rules, suggestions, UI and embeds for a request context `Ctx`.
@@ -38,6 +40,7 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// The response budget in tokens (`#[presenter(max_tokens = N)]`, wire format §17.1), if any:
     /// a response presenting this model is fitted to it, or to a tighter budget of the tool, the
     /// tool set or the call.
+    #[cfg(feature = "budget")]
     const MAX_TOKENS: Option<usize> = None;
 
     /// The static item rules, in declaration order.
@@ -361,6 +364,7 @@ impl Parts {
     }
 
     /// Their estimated tokens, as [`ResponseBuilder::build`] writes them (wire format §17.2).
+    #[cfg(feature = "budget")]
     fn tokens(&self) -> usize {
         blocks_tokens(&self.ui, &self.embeds, &[], &self.rules, &self.suggestions)
     }
@@ -516,6 +520,7 @@ impl<'m> ItemParts<'m> {
 
     /// The estimated tokens of the parts as they stand, as [`ResponseBuilder::build`] writes
     /// them (wire format §17.2).
+    #[cfg(feature = "budget")]
     pub(crate) fn tokens(&self) -> usize {
         self.parts.tokens()
     }

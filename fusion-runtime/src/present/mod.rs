@@ -6,7 +6,7 @@
 //! - `callbacks`: what `call = ...` and `when = ...` functions may take and return
 //!   ([`Callback`], [`ValueCallback`], [`IntoRules`], [`IntoSuggestions`], [`IntoUi`]);
 //! - `expansion`: the helpers generated code calls (through `__private`);
-//! - `fit`: fitting a response to a token budget (wire format §17).
+//! - `fit` (feature `budget`): fitting a response to a token budget (wire format §17).
 //!
 //! This module also re-exports the names of the lower layers a presenter written or used by hand
 //! needs: the schema traits [`Model`] and [`Field`], what an `#[embed]` field holds ([`Embed`],
@@ -27,13 +27,16 @@
 //! assert_eq!(response.blocks(), ["id: INV-1"]);
 //! ```
 
+mod build;
 pub(crate) mod callbacks;
 pub(crate) mod engine;
 pub(crate) mod expansion;
+#[cfg(feature = "budget")]
 mod fit;
 pub(crate) mod page;
 pub(crate) mod presentation;
 
+#[cfg(feature = "tool")]
 pub(crate) use presentation::tightest;
 
 pub use callbacks::{

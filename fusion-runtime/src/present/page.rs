@@ -9,8 +9,9 @@
 use serde_json::{Map, Value};
 
 use super::engine::Presenter;
-use super::fit::Fitted;
-use super::presentation::{Presentation, tightest};
+#[cfg(feature = "budget")]
+use super::presentation::tightest;
+use super::presentation::{Fitted, Presentation};
 use crate::encode::EncodeError;
 use crate::response::{Format, ResponseBuilder, Suggestion, ToolError, ToolResponse};
 
@@ -116,6 +117,10 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
             items_key,
             next,
         } = self;
+        // The page's items are the wire values of the items kept, made from them; the call asks
+        // for the envelope's when the action is structured.
+        let structured = presentation.keep_value;
+        presentation.keep_value = true;
         let count = presentation.items_len();
         let total = total.unwrap_or(offset + count).max(offset + count);
         let format = presentation.resolved_format();
@@ -131,13 +136,17 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
             )
         };
         // The items are fitted to what the budget leaves besides the envelope (its largest form).
+        #[cfg(feature = "budget")]
         if let Some(budget) = tightest(presentation.max_tokens, T::MAX_TOKENS) {
             let empty = encode(&envelope_of(Value::Array(Vec::new()), count), format)?;
             let room = budget.saturating_sub(empty.data_tokens() + 2).max(1);
             presentation.max_tokens = Some(room);
         }
-        let Fitted { builder, too_large } = presentation.fitted()?;
-        let items = match builder.data_value() {
+        let Fitted {
+            mut builder,
+            too_large,
+        } = presentation.fitted()?;
+        let items = match builder.take_value() {
             Some(Value::Array(items)) => Value::Array(items),
             // A single value is a page of one.
             Some(value) => Value::Array(vec![value]),
@@ -149,7 +158,12 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
             shown,
             total,
         };
-        let mut builder = builder.replace_data(encode(&envelope_of(items, shown), format)?);
+        let envelope = envelope_of(items, shown);
+        let mut data = encode(&envelope, format)?;
+        if structured {
+            data.set_value(envelope);
+        }
+        let mut builder = builder.replace_data(data);
         if let (Some((tool, reason)), Some(next_offset)) = (next, info.next_offset()) {
             builder = builder.suggestion(Suggestion::new(
                 tool,

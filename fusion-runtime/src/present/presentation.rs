@@ -1,6 +1,7 @@
 //! A presentation being configured and written (wire format §6.2): [`Presentation`] (started by
 //! [`present`], [`present_all`] or [`Present`]), the budget it carries, and [`Shape`], which
-//! writes the data block of a cut and asks the engine for the other blocks.
+//! writes the data block of a cut and asks the engine for the other blocks. Building it is
+//! `build`'s (the seam where a budget hands it to `fit`).
 
 use serde::{Serialize, Serializer};
 
@@ -9,7 +10,7 @@ use crate::encode::EncodeError;
 use crate::encode::json;
 use crate::encode::toon::table::Members;
 use crate::model::{FieldMask, Model, Selection};
-use crate::response::{Format, ResponseBuilder, toon_presented_all, toon_presented_one};
+use crate::response::{Format, ResponseBuilder, ToolError, toon_presented_all, toon_presented_one};
 
 /// A presentation being configured: the value(s), the context and the selection.
 ///
@@ -24,7 +25,11 @@ pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
     /// The format when neither the call nor the presenter chooses one (the tool set's default).
     pub(crate) default_format: Option<Format>,
     /// The budget of the call, the tool or the tool set (wire format §17.1), the tightest one.
+    #[cfg(feature = "budget")]
     pub(crate) max_tokens: Option<usize>,
+    /// Whether the data block's wire value is asked for besides its text (a structured
+    /// action's `structuredContent`, a page's items): see [`Shape::value`].
+    pub(crate) keep_value: bool,
 }
 
 /// Presents a single value.
@@ -35,7 +40,9 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         selection: None,
         format: None,
         default_format: None,
+        #[cfg(feature = "budget")]
         max_tokens: None,
+        keep_value: false,
     }
 }
 
@@ -47,7 +54,9 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         selection: None,
         format: None,
         default_format: None,
+        #[cfg(feature = "budget")]
         max_tokens: None,
+        keep_value: false,
     }
 }
 
@@ -81,7 +90,9 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             selection: self.selection,
             format: self.format,
             default_format: self.default_format,
+            #[cfg(feature = "budget")]
             max_tokens: self.max_tokens,
+            keep_value: self.keep_value,
         }
     }
 
@@ -117,6 +128,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     /// prefix of items that fits, a single value cuts its embedded collections, and a truncation
     /// summary says so. The tightest of this, the presenter's, the tool's and the tool set's
     /// budget wins.
+    #[cfg(feature = "budget")]
     pub fn max_tokens(self, max_tokens: usize) -> Self {
         self.within(Some(max_tokens))
     }
@@ -130,6 +142,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     }
 
     /// Tightens the budget to `max_tokens` when one is given (the tool layer's budget).
+    #[cfg(feature = "budget")]
     pub(crate) fn within(mut self, max_tokens: Option<usize>) -> Self {
         self.max_tokens = tightest(self.max_tokens, max_tokens);
         self
@@ -137,6 +150,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
 }
 
 /// The tighter of two budgets, either possibly absent.
+#[cfg(feature = "budget")]
 pub(crate) fn tightest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -144,11 +158,23 @@ pub(crate) fn tightest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     }
 }
 
+/// A built presentation: the builder, and the error to answer with instead when not even the
+/// smallest answer fits a budget (wire format §17.5).
+pub(crate) struct Fitted {
+    pub(crate) builder: ResponseBuilder,
+    /// Boxed: the error is rare, and a smaller `Fitted` is cheaper to move on the common path.
+    pub(crate) too_large: Option<Box<ToolError>>,
+}
+
 /// How a presentation is written: context, selection and format (what fitting leaves alone).
 pub(crate) struct Shape<'a, Ctx: ?Sized> {
     pub(crate) ctx: &'a Ctx,
     pub(crate) mask: Option<&'a FieldMask>,
     pub(crate) format: Format,
+    /// Whether the data block's wire value is made too, from the items themselves (never read
+    /// back from the text): for a structured action, a page, and the testing view (feature
+    /// `testing`); otherwise nothing is spent on it.
+    pub(crate) value: bool,
 }
 
 impl<Ctx: ?Sized> Shape<'_, Ctx> {
@@ -173,7 +199,7 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
                 Some(&capped)
             }
         };
-        let builder = if self.format == Format::Toon {
+        let mut builder = if self.format == Format::Toon {
             let members = mask.map_or(Members::Every, Members::Selected);
             match shown {
                 Items::One(item) => toon_presented_one(item, members)?,
@@ -192,6 +218,14 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
                 ResponseBuilder::json_text(text)
             }
         };
+        if self.value {
+            builder.set_value(match (shown, mask) {
+                (Items::One(item), None) => json::to_value(item)?,
+                (Items::One(item), Some(mask)) => json::to_value(&Selected { item, mask })?,
+                (Items::Many(items), None) => json::to_value(items)?,
+                (Items::Many(items), Some(mask)) => json::to_value(&SelectedAll { items, mask })?,
+            });
+        }
         Ok(self.with_parts(builder, items, cut, embed_cut))
     }
 

@@ -13,25 +13,66 @@
 use std::borrow::Cow;
 use std::error::Error as StdError;
 use std::fmt;
-use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use super::blocks::{EmbedBlock, EmbedKind, list_block, suggestions_block};
+#[cfg(feature = "testing")]
+use super::blocks::EmbedKind;
+use super::blocks::{EmbedBlock, list_block, suggestions_block};
+use super::format::Format;
 use super::lists::{Rules, Suggestion, Suggestions};
 use super::tool_response::{Presented, ToolResponse};
 use super::ui::UiBlock;
-use super::view::{ViewData, ViewParts};
+#[cfg(feature = "testing")]
+use super::view::ViewParts;
+#[cfg(feature = "budget")]
+use crate::encode::tokens;
 use crate::encode::toon::table::{Members, Row, Rows};
 use crate::encode::toon::{self, ToonOptions};
-use crate::encode::{EncodeError, ToonError, escape, json, tokens};
+use crate::encode::{EncodeError, ToonError, escape, json};
 use crate::model::Model;
 
-/// The data block of a response, already written, and what the testing view shows of it.
+/// The data block of a response, already written.
 #[derive(Debug, Clone)]
 pub(crate) struct DataBlock {
     pub(crate) text: String,
-    pub(crate) view: ViewData,
+    /// `Json` (pretty or compact), `Toon`, or `Text`.
+    pub(crate) format: Format,
+    /// The wire value the block holds (JSON and TOON), made from the value itself when someone
+    /// asks for it: a structured action, a page, the testing view (feature `testing`).
+    pub(crate) value: Option<serde_json::Value>,
+    /// The handler's text before wire format §5.3, when it differs from the block (the testing
+    /// view shows it).
+    #[cfg(feature = "testing")]
+    pub(crate) original: Option<String>,
+}
+
+impl DataBlock {
+    fn new(text: String, format: Format, value: Option<serde_json::Value>) -> Self {
+        DataBlock {
+            text,
+            format,
+            value,
+            #[cfg(feature = "testing")]
+            original: None,
+        }
+    }
+}
+
+/// The wire value of a data block for the testing view: made from `wire` in a build with the
+/// feature `testing`, and never otherwise.
+#[cfg(feature = "testing")]
+fn view_value<W: Serialize + ?Sized>(wire: &W) -> Result<Option<serde_json::Value>, EncodeError> {
+    json::to_value(wire).map(Some)
+}
+
+#[cfg(not(feature = "testing"))]
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "the same signature as with the feature `testing`"
+)]
+fn view_value<W: Serialize + ?Sized>(_: &W) -> Result<Option<serde_json::Value>, EncodeError> {
+    Ok(None)
 }
 
 /// Composes a successful response: one data block, then UI, embed, hint, rule and suggestion
@@ -69,14 +110,22 @@ impl ResponseBuilder {
         self.presented = Some(presented);
     }
 
-    /// The JSON value the data block holds (what the testing view shows), `None` for text.
-    pub(crate) fn data_value(&self) -> Option<serde_json::Value> {
-        match &self.data.view {
-            ViewData::Json(_) => Some(super::view::parse_wire(&self.data.text)),
-            ViewData::Toon(value) => Some(value.clone()),
-            ViewData::ToonJson(json, _) => Some(super::view::parse_wire(json)),
-            ViewData::Text(_) => None,
-        }
+    /// Takes the wire value the data block holds, if it was made (see
+    /// [`ResponseBuilder::set_value`]).
+    pub(crate) fn take_value(&mut self) -> Option<serde_json::Value> {
+        self.data.value.take()
+    }
+
+    /// Whether the wire value of the data block is made.
+    #[cfg(feature = "tool")]
+    pub(crate) fn has_value(&self) -> bool {
+        self.data.value.is_some()
+    }
+
+    /// Records the wire value of the data block, made from the value the block was written
+    /// from ([`json::to_value`]).
+    pub(crate) fn set_value(&mut self, value: serde_json::Value) {
+        self.data.value = Some(value);
     }
 
     /// The same blocks with the data block of `other` (a paged envelope, for one).
@@ -91,11 +140,12 @@ impl ResponseBuilder {
         compact: bool,
     ) -> Result<Self, EncodeError> {
         let text = json::to_string(value)?;
-        Ok(if compact {
-            ResponseBuilder::json_text(json::compact(&text))
-        } else {
-            ResponseBuilder::json_text(text)
-        })
+        let text = if compact { json::compact(&text) } else { text };
+        Ok(Self::with_data(DataBlock::new(
+            text,
+            Format::Json,
+            view_value(value)?,
+        )))
     }
 
     /// A text data block: the text after wire format §5.3, `OK` when empty.
@@ -111,10 +161,16 @@ impl ResponseBuilder {
             text.push_str("OK");
         }
         let wire = escape::neutralize(&text).into_owned();
-        Self::with_data(DataBlock {
-            view: ViewData::text(text, &wire),
-            text: wire,
-        })
+        #[cfg_attr(
+            not(feature = "testing"),
+            expect(unused_mut, reason = "only the view keeps the original")
+        )]
+        let mut data = DataBlock::new(wire, Format::Text, None);
+        #[cfg(feature = "testing")]
+        {
+            data.original = (text != data.text).then_some(text);
+        }
+        Self::with_data(data)
     }
 
     /// A JSON data block (wire format §3) of any serializable value.
@@ -126,20 +182,34 @@ impl ResponseBuilder {
     /// ```
     pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Self, EncodeError> {
         let text = json::to_string(value)?;
-        Ok(Self::json_text(text))
-    }
-
-    /// A JSON data block from text this crate's JSON writer produced.
-    pub(crate) fn json_text(text: String) -> Self {
-        Self::with_data(DataBlock {
+        Ok(Self::with_data(DataBlock::new(
             text,
-            view: ViewData::json(),
-        })
+            Format::Json,
+            view_value(value)?,
+        )))
     }
 
-    /// A data block of any kind, already written.
-    pub(crate) fn from_data(text: String, view: ViewData) -> Self {
-        Self::with_data(DataBlock { text, view })
+    /// A JSON data block from text this crate's JSON writer produced (the presentation sets
+    /// its wire value when one is asked for).
+    pub(crate) fn json_text(text: String) -> Self {
+        Self::with_data(DataBlock::new(text, Format::Json, None))
+    }
+
+    /// A JSON data block of a presented collection: `text`, written from the wire value `wire`
+    /// elsewhere (fitting a collection to a budget writes it item by item), which is made
+    /// into the block's value when `keep_value` says someone asks for it.
+    #[cfg(feature = "budget")]
+    pub(crate) fn presented_json_text<W: Serialize + ?Sized>(
+        text: String,
+        wire: &W,
+        keep_value: bool,
+    ) -> Result<Self, EncodeError> {
+        let value = if keep_value {
+            Some(json::to_value(wire)?)
+        } else {
+            None
+        };
+        Ok(Self::with_data(DataBlock::new(text, Format::Json, value)))
     }
 
     /// A structured response's builder (wire format §11.1): JSON data block plus `structuredContent`,
@@ -158,6 +228,10 @@ impl ResponseBuilder {
         // structuredContent is a JSON value; the block is written from `value` itself, so its
         // members keep their declaration order whether or not `serde_json`'s `preserve_order` is
         // on in the user's build (a `serde_json::Map` sorts its keys without it).
+        //
+        // The value is serde_json's own (`to_value`), as it always was: its numbers are the
+        // value's, so `structuredContent` keeps a float's `.0` (`100.0`) where the block writes
+        // ECMAScript's `100`.
         let tree = serde_json::to_value(value)
             .map_err(|e| StructuredError::Json(EncodeError::from_serde(e)))?;
         if !tree.is_object() {
@@ -166,16 +240,21 @@ impl ResponseBuilder {
             });
         }
         let text = json::to_string(value).map_err(StructuredError::Json)?;
-        let value = tree;
-        let mut builder = ResponseBuilder::json_text(text);
-        builder.structured = Some(value);
+        let view = view_value(value).map_err(StructuredError::Json)?;
+        let mut builder = Self::with_data(DataBlock::new(text, Format::Json, view));
+        builder.structured = Some(tree);
         Ok(builder)
     }
 
     /// A TOON data block of a collection of models, by the compile-time path; what
     /// [`toon::success_table`](crate::toon::success_table) builds.
     pub fn toon_table<T: Model>(items: &[T]) -> Result<Self, EncodeError> {
-        toon_presented_all(items, Members::Every)
+        let mut builder = toon_presented_all(items, Members::Every)?;
+        builder.data.value = view_value(&Rows {
+            items,
+            members: Members::Every,
+        })?;
+        Ok(builder)
     }
 
     /// A TOON data block (wire format §9.1) of any serializable value, to add UI, rules or suggestions
@@ -186,10 +265,12 @@ impl ResponseBuilder {
         if text.is_empty() {
             text.push_str("OK");
         }
-        Ok(ResponseBuilder::from_data(
+        // The encoded tree is the value (the one a structured action's TOON answer offers).
+        Ok(Self::with_data(DataBlock::new(
             text,
-            ViewData::Toon(tree.into_json()),
-        ))
+            Format::Toon,
+            Some(tree.into_json()),
+        )))
     }
 
     /// Appends a UI entry.
@@ -244,12 +325,14 @@ impl ResponseBuilder {
     }
 
     /// The estimated tokens of the data block (wire format §17.2).
+    #[cfg(feature = "budget")]
     pub(crate) fn data_tokens(&self) -> usize {
         tokens::estimate(&self.data.text)
     }
 
     /// The estimated tokens of every block but the data block, as [`ResponseBuilder::build`]
     /// writes them (wire format §17.2): what a budget leaves for the data.
+    #[cfg(feature = "budget")]
     pub(crate) fn other_tokens(&self) -> usize {
         blocks_tokens(
             &self.ui,
@@ -276,10 +359,14 @@ impl ResponseBuilder {
         blocks.push(data.text);
         blocks.extend(ui.iter().map(UiBlock::render));
         // The view takes the lists as they are; embeds add to them (no copies of texts).
-        let mut view_ui = ui;
-        let mut view_rules: Vec<Cow<'static, str>> = Vec::new();
-        let mut view_suggestions: Vec<Suggestion> = Vec::new();
+        #[cfg(feature = "testing")]
+        let (mut view_ui, mut view_rules, mut view_suggestions) = (
+            ui,
+            Vec::<Cow<'static, str>>::new(),
+            Vec::<Suggestion>::new(),
+        );
         for embed in embeds {
+            #[cfg(feature = "testing")]
             match embed.kind {
                 EmbedKind::Ui(block) => view_ui.push(block),
                 EmbedKind::Rules(list) => view_rules.extend(list),
@@ -298,25 +385,22 @@ impl ResponseBuilder {
         if !suggestions.is_empty() {
             blocks.push(suggestions_block(&suggestions));
         }
-        let view_rules = append(view_rules, rules);
-        let view_suggestions = append(view_suggestions, suggestions);
-        ToolResponse {
-            blocks,
-            structured_content: structured,
-            is_error: None,
-            contents: Vec::new(),
-            view_data: data.view,
-            view_parts: ViewParts {
+        let mut response = ToolResponse::of_blocks(blocks, data.format);
+        response.structured_content = structured;
+        response.value = data.value;
+        response.presented = presented;
+        #[cfg(feature = "testing")]
+        {
+            response.view = ViewParts {
+                original: data.original,
                 ui: view_ui,
                 hints,
-                rules: view_rules,
-                owned_rules: OnceLock::new(),
-                suggestions: view_suggestions,
-            },
-            presented,
-            meta_ui: Vec::new(),
-            asks: None,
+                rules: append(view_rules, rules),
+                owned_rules: std::sync::OnceLock::new(),
+                suggestions: append(view_suggestions, suggestions),
+            };
         }
+        response
     }
 }
 
@@ -328,6 +412,7 @@ impl From<ResponseBuilder> for ToolResponse {
 
 /// The estimated tokens of the blocks a response writes besides its data block (wire format
 /// §17.2), from their parts.
+#[cfg(feature = "budget")]
 pub(crate) fn blocks_tokens(
     ui: &[UiBlock],
     embeds: &[EmbedBlock],
@@ -356,6 +441,7 @@ pub(crate) fn blocks_tokens(
 }
 
 /// `first` then `then`, reusing `then` when `first` is empty.
+#[cfg(feature = "testing")]
 fn append<T>(mut first: Vec<T>, then: Vec<T>) -> Vec<T> {
     if first.is_empty() {
         return then;
@@ -366,45 +452,56 @@ fn append<T>(mut first: Vec<T>, then: Vec<T>) -> Vec<T> {
 
 /// The TOON data block of a presented single value (wire format §9.1 with a presenter's wire value):
 /// the generic encoding with the pipe delimiter, `OK` when empty (every member deselected).
-///
-/// The view holds the wire value as the JSON data block would show it (see [`toon_presented_all`]).
 pub(crate) fn toon_presented_one<T: Model>(
     item: &T,
     members: Members<'_>,
 ) -> Result<ResponseBuilder, EncodeError> {
     let wire = Row { item, members };
-    let view = json::to_string(&wire)?;
     let mut text = toon::encode(&wire, &ToonOptions::pipe()).map_err(EncodeError::from)?;
     if text.is_empty() {
         text.push_str("OK");
     }
-    Ok(ResponseBuilder::from_data(
+    Ok(ResponseBuilder::with_data(DataBlock::new(
         text,
-        ViewData::ToonJson(view, OnceLock::new()),
-    ))
+        Format::Toon,
+        None,
+    )))
 }
 
 /// The TOON data block of a presented collection: the compile-time path ([`toon::encode_table`](crate::toon::encode_table)),
 /// which falls back on the generic encoder for rows that are no table.
-///
-/// The view keeps the wire value as its wire format §3 JSON text and parses it on first use, so a view
-/// nobody reads costs one JSON write instead of a value tree, and the view data is exactly what
-/// the same presentation with a JSON data block shows.
 pub(crate) fn toon_presented_all<T: Model>(
     items: &[T],
     members: Members<'_>,
 ) -> Result<ResponseBuilder, EncodeError> {
-    let view = json::to_string(&Rows { items, members })?;
     let text = toon::table::encode_rows(items, members, &ToonOptions::pipe())
         .map_err(EncodeError::from)?;
-    Ok(toon_presented_text(text, view))
+    Ok(ResponseBuilder::with_data(DataBlock::new(
+        text,
+        Format::Toon,
+        None,
+    )))
 }
 
-/// The TOON data block `text` of a presented collection whose wire value's JSON is `view` (see
-/// [`toon_presented_all`]), written elsewhere (fitting a collection to a budget writes the
-/// table row by row).
-pub(crate) fn toon_presented_text(text: String, view: String) -> ResponseBuilder {
-    ResponseBuilder::from_data(text, ViewData::ToonJson(view, OnceLock::new()))
+/// The TOON data block `text` of a presented collection whose wire value is `wire`, written
+/// elsewhere (fitting a collection to a budget writes the table row by row); the value is made
+/// when `keep_value` says someone asks for it.
+#[cfg(feature = "budget")]
+pub(crate) fn toon_presented_text<W: Serialize + ?Sized>(
+    text: String,
+    wire: &W,
+    keep_value: bool,
+) -> Result<ResponseBuilder, EncodeError> {
+    let value = if keep_value {
+        Some(json::to_value(wire)?)
+    } else {
+        None
+    };
+    Ok(ResponseBuilder::with_data(DataBlock::new(
+        text,
+        Format::Toon,
+        value,
+    )))
 }
 
 /// How wire format §11.1 names a JSON value that is not an object.

@@ -401,6 +401,7 @@ impl std::error::Error for ToolError {}
 impl ToolError {
     /// The failure behind an `INTERNAL_ERROR` made by `?`, taken out: a `Call` reports it and
     /// answers its own `INTERNAL_ERROR` (with the action's reference) instead.
+    #[cfg(feature = "tool")]
     pub(crate) fn into_failure(self) -> Result<ToolError, Failure> {
         match self.parts.failure {
             Some(failure) => Err(failure),

@@ -9,10 +9,12 @@
 //! - the `<tool_error>` envelope, [`ToolError`] and [`Severity`] (`envelope`, wire format §13);
 //! - [`success`], [`success_structured`] and the implicit wrapping of wire format §12 (`wrap`), and the
 //!   TOON responses with the public face of the TOON encoder ([`toon`]);
-//! - the testing view (`view`, wire format §14) and the assertions on it ([`testing`]).
+//! - the testing view (`view`, wire format §14) and the assertions on it ([`testing`]), feature
+//!   `testing`.
 //!
 //! It imports the model and the encoders, never the presentation engine or the tool layer.
 
+#[cfg(feature = "tool")]
 pub(crate) mod ask;
 mod blocks;
 mod builder;
@@ -24,18 +26,23 @@ pub mod testing;
 mod tool_response;
 pub mod toon;
 pub mod ui;
+#[cfg(feature = "testing")]
 mod view;
 mod wrap;
 
 pub(crate) use blocks::{EmbedBlock, EmbedKind};
 pub use builder::{ResponseBuilder, StructuredError};
-pub(crate) use builder::{
-    blocks_tokens, toon_presented_all, toon_presented_one, toon_presented_text,
-};
+#[cfg(feature = "budget")]
+pub(crate) use builder::{blocks_tokens, toon_presented_text};
+pub(crate) use builder::{toon_presented_all, toon_presented_one};
 pub use envelope::{Severity, ToolError};
 pub use format::Format;
 pub(crate) use lists::DedupIndex;
 pub use lists::{ItemGroup, ItemKey, ManyPiece, Rules, Suggestion, Suggestions};
 pub(crate) use tool_response::Presented;
-pub use tool_response::{ToolResponse, UI_META_KEY};
+pub use tool_response::ToolResponse;
+#[cfg(feature = "mcp-app")]
+pub use tool_response::UI_META_KEY;
+#[cfg(feature = "tool")]
+pub use wrap::Asked;
 pub use wrap::{IntoToolResponse, Json, WrapError, success, success_structured};

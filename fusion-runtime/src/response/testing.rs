@@ -1,12 +1,15 @@
-//! Assertions on the testing view (wire format §14), for the tests of applications built with fusion.
+//! Assertions on the testing view (wire format §14), for the tests of applications built with fusion
+//! (feature `testing`, for dev-dependencies; the primitives of [`json`] and [`escape`] are here
+//! without it).
 //!
 //! The view holds the values a response was made of (the wire value of the data, the texts of
 //! rules and hints before escaping, every UI entry and suggestion in wire order), so tests assert
 //! on meaning rather than on escaped bytes. Each assertion panics with the expected and the
-//! actual value and the response's blocks, like `assert_eq!`; the [`ViewExt`] methods return the
+//! actual value and the response's blocks, like `assert_eq!`; the `ViewExt` methods return the
 //! response so they chain.
 //!
 //! ```
+//! # #[cfg(feature = "testing")] {
 //! use fusion_runtime::testing::{self, ViewExt};
 //! use fusion_runtime::{ResponseBuilder, ui};
 //! use serde_json::json;
@@ -25,16 +28,21 @@
 //!     .assert_suggestions(&[("billing.pay", "Offer immediate payment")])
 //!     .assert_is_error(None);
 //! testing::assert_hints(&response, &[]);
+//! # }
 //! ```
 //!
 //! # Panics
 //!
 //! Every assertion panics when the response does not match: that is how a test fails.
 
+#[cfg(feature = "testing")]
 use serde_json::Value;
 
+#[cfg(feature = "testing")]
 use super::format::Format;
+#[cfg(feature = "testing")]
 use super::tool_response::ToolResponse;
+#[cfg(feature = "testing")]
 pub use super::view::{TestingView, ViewValue};
 
 /// The wire format §3 JSON writer the data blocks are written with, for tests that compare against it.
@@ -50,6 +58,7 @@ pub mod escape {
     };
 }
 
+#[cfg(feature = "testing")]
 /// Assertion methods on a response's testing view; each returns `self`, so they chain.
 pub trait ViewExt {
     /// The response the assertions look at.
@@ -213,54 +222,63 @@ pub trait ViewExt {
     }
 }
 
+#[cfg(feature = "testing")]
 impl ViewExt for ToolResponse {
     fn response(&self) -> &ToolResponse {
         self
     }
 }
 
+#[cfg(feature = "testing")]
 /// Asserts that the data is this JSON value; see [`ViewExt::assert_data`].
 #[track_caller]
 pub fn assert_data(response: &ToolResponse, expected: Value) {
     response.assert_data(expected);
 }
 
+#[cfg(feature = "testing")]
 /// Asserts that the data is this text; see [`ViewExt::assert_text`].
 #[track_caller]
 pub fn assert_text(response: &ToolResponse, expected: &str) {
     response.assert_text(expected);
 }
 
+#[cfg(feature = "testing")]
 /// Asserts every hint; see [`ViewExt::assert_hints`].
 #[track_caller]
 pub fn assert_hints(response: &ToolResponse, expected: &[&str]) {
     response.assert_hints(expected);
 }
 
+#[cfg(feature = "testing")]
 /// Asserts every rule; see [`ViewExt::assert_rules`].
 #[track_caller]
 pub fn assert_rules(response: &ToolResponse, expected: &[&str]) {
     response.assert_rules(expected);
 }
 
+#[cfg(feature = "testing")]
 /// Asserts every suggestion; see [`ViewExt::assert_suggestions`].
 #[track_caller]
 pub fn assert_suggestions(response: &ToolResponse, expected: &[(&str, &str)]) {
     response.assert_suggestions(expected);
 }
 
+#[cfg(feature = "testing")]
 /// Asserts the UI types; see [`ViewExt::assert_ui_types`].
 #[track_caller]
 pub fn assert_ui_types(response: &ToolResponse, expected: &[&str]) {
     response.assert_ui_types(expected);
 }
 
+#[cfg(feature = "testing")]
 /// Asserts the whole view; see [`ViewExt::assert_view`].
 #[track_caller]
 pub fn assert_view(response: &ToolResponse, expected: Value) {
     response.assert_view(expected);
 }
 
+#[cfg(feature = "testing")]
 /// JSON equality with numbers compared by value: two integers exactly, otherwise as floats.
 ///
 /// ```
@@ -292,6 +310,7 @@ pub fn json_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
+#[cfg(feature = "testing")]
 /// Panics with what differs, and the blocks of the response for context.
 #[track_caller]
 fn fail(

@@ -4,11 +4,14 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 
 use super::content::Content;
-use super::view::{TestingView, ViewData, ViewParts};
+use super::format::Format;
+#[cfg(feature = "testing")]
+use super::view::{TestingView, ViewParts};
 
-/// One MCP tool result: ordered text blocks, optional `structuredContent`, the three-state
-/// `isError`, and a testing view that is never serialized (wire format §1, §14); optionally image,
-/// audio and resource content after the text blocks ([`crate::content`]).
+/// One MCP tool result, as plain wire data: ordered text blocks, optional `structuredContent`,
+/// the three-state `isError`, and optionally image, audio and resource content after the text
+/// blocks ([`crate::content`]) (wire format §1). With the feature `testing`, also the testing
+/// view of what it was made of (wire format §14), never serialized.
 ///
 /// It serializes exactly as an MCP `CallToolResult`: members `content`, `structuredContent` (only
 /// when present), `isError` (only when set) and `_meta` (only when UI blocks were moved there for
@@ -27,16 +30,35 @@ pub struct ToolResponse {
     pub(crate) is_error: Option<bool>,
     /// Content blocks after the text blocks (see [`crate::content`]).
     pub(crate) contents: Vec<Content>,
-    pub(crate) view_data: ViewData,
-    pub(crate) view_parts: ViewParts,
-    /// The model the response presents, if a presenter built it (never serialized): the tool
-    /// layer checks it against the action's `returns`.
-    pub(crate) presented: Option<Presented>,
     /// The `<ui_passthrough>` blocks moved out of `content` for a host that renders MCP Apps
     /// ([`ToolResponse::ui_to_meta`]), in wire order: `_meta["fusion/ui"]`.
     pub(crate) meta_ui: Vec<String>,
+    /// The data block's format: `Json` (pretty or compact), `Toon`, or `Text` (errors too).
+    #[cfg_attr(
+        not(any(feature = "tool", feature = "testing")),
+        allow(dead_code, reason = "read by the tool layer and the testing view")
+    )]
+    pub(crate) format: Format,
+    /// The wire value of the data block, made from the value itself when someone asked for
+    /// it (a structured action's `structuredContent`, the testing view); never serialized.
+    #[cfg_attr(
+        not(any(feature = "tool", feature = "testing")),
+        allow(dead_code, reason = "read by the tool layer and the testing view")
+    )]
+    pub(crate) value: Option<serde_json::Value>,
+    /// The model the response presents, if a presenter built it (never serialized): the tool
+    /// layer checks it against the action's `returns`.
+    #[cfg_attr(
+        not(feature = "tool"),
+        allow(dead_code, reason = "read by the tool layer")
+    )]
+    pub(crate) presented: Option<Presented>,
     /// What the handler asks before it can finish (an input-required result), if anything.
+    #[cfg(feature = "tool")]
     pub(crate) asks: Option<Box<super::ask::Asks>>,
+    /// What the response was made of, for the testing view (wire format §14).
+    #[cfg(feature = "testing")]
+    pub(crate) view: ViewParts,
 }
 
 /// The `_meta` key of the UI blocks a host that renders MCP Apps shows to the person (wire
@@ -56,6 +78,7 @@ pub(crate) struct Presented {
     pub(crate) collection: bool,
 }
 
+#[cfg(feature = "tool")]
 impl Presented {
     /// The model's name as a user writes it: the type name without its module path.
     pub(crate) fn short_name(self) -> String {
@@ -64,6 +87,7 @@ impl Presented {
 }
 
 /// `a::b::Page<c::Invoice>` as `Page<Invoice>`: every path in a type name cut to its last segment.
+#[cfg(feature = "tool")]
 fn short_type_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut segment = String::new();
@@ -81,19 +105,38 @@ fn short_type_name(name: &str) -> String {
 }
 
 impl ToolResponse {
+    /// A response of these blocks, the first a data block of `format`, and nothing else.
+    pub(crate) fn of_blocks(blocks: Vec<String>, format: Format) -> Self {
+        ToolResponse {
+            blocks,
+            structured_content: None,
+            is_error: None,
+            contents: Vec::new(),
+            meta_ui: Vec::new(),
+            format,
+            value: None,
+            presented: None,
+            #[cfg(feature = "tool")]
+            asks: None,
+            #[cfg(feature = "testing")]
+            view: ViewParts::default(),
+        }
+    }
+
     /// An error response of one block (wire format §1.3).
     pub(crate) fn error_block(text: String, is_error: bool) -> Self {
-        ToolResponse {
-            blocks: vec![text],
-            structured_content: None,
-            is_error: Some(is_error),
-            contents: Vec::new(),
-            view_data: ViewData::Text(None),
-            view_parts: ViewParts::default(),
-            presented: None,
-            meta_ui: Vec::new(),
-            asks: None,
-        }
+        let mut response = ToolResponse::of_blocks(vec![text], Format::Text);
+        response.is_error = Some(is_error);
+        response
+    }
+
+    /// The text of a collection's truncation summary after "Dataset truncated. " (wire format
+    /// §4.5, §17.3), if the response has one.
+    #[cfg(feature = "tracing")]
+    pub(crate) fn truncation_summary(&self) -> Option<&str> {
+        self.blocks
+            .iter()
+            .find_map(|block| block.strip_prefix(TRUNCATION_SUMMARY))
     }
 
     /// The response for a client that renders MCP Apps (wire format §4.6): every
@@ -120,8 +163,9 @@ impl ToolResponse {
     /// set whose format is [`Format::CompactJson`](super::Format::CompactJson); any other data
     /// block (text, TOON, an error envelope) is left as it is.
     #[must_use]
+    #[cfg(feature = "tool")]
     pub(crate) fn compact_json_data(mut self) -> Self {
-        if matches!(self.view_data, ViewData::Json(_))
+        if self.format == Format::Json
             && self.is_error.is_none()
             && let Some(data) = self.blocks.first_mut()
         {
@@ -141,6 +185,7 @@ impl ToolResponse {
     /// again with the answers. Its one text block, `text`, is what a client that cannot answer
     /// would read (adapters that cannot ask never see this response: see
     /// [`Call::can_ask`](crate::Call::can_ask)).
+    #[cfg(feature = "tool")]
     pub fn asking(asks: super::ask::Asks, text: impl Into<String>) -> Self {
         let mut response = ToolResponse::error_block(text.into(), false);
         response.is_error = None;
@@ -149,6 +194,7 @@ impl ToolResponse {
     }
 
     /// What the response asks before the handler can finish (see [`ToolResponse::asking`]).
+    #[cfg(feature = "tool")]
     pub fn asks(&self) -> Option<&super::ask::Asks> {
         self.asks.as_deref()
     }
@@ -186,13 +232,15 @@ impl ToolResponse {
         &self.contents
     }
 
-    /// The typed testing view (wire format §14).
+    /// The typed testing view (wire format §14; feature `testing`).
+    #[cfg(feature = "testing")]
     pub fn view(&self) -> TestingView<'_> {
         TestingView {
             // Every response has a data block; `""` only keeps this total without a panic.
             block: self.blocks.first().map_or("", String::as_str),
-            data: &self.view_data,
-            parts: &self.view_parts,
+            format: self.format,
+            value: self.value.as_ref(),
+            parts: &self.view,
             structured_content: self.structured_content.as_ref(),
             is_error: self.is_error,
         }
@@ -207,7 +255,7 @@ impl ToolResponse {
 
 impl std::fmt::Debug for ToolResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Shows exactly the wire: the view holds nothing the blocks do not.
+        // Shows exactly the wire: the value and the view hold nothing the blocks do not.
         f.debug_struct("ToolResponse")
             .field("blocks", &self.blocks)
             .field("structured_content", &self.structured_content)
@@ -271,7 +319,7 @@ impl Serialize for ToolResponse {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "tool"))]
 mod tests {
     use super::short_type_name;
 

@@ -50,13 +50,14 @@ use crate::model::Model;
 /// A TOON response (wire format §9.1): one data block holding the TOON encoding of `value` with the
 /// pipe delimiter and two-space indentation, `OK` when the encoding is empty (an empty object).
 ///
-/// The testing view's data is the encoded value as a `serde_json::Value`; an integer beyond
+/// The testing view's data (feature `testing`) is the encoded value as a `serde_json::Value`; an integer beyond
 /// 64 bits shows there as the nearest float (the block itself keeps every digit).
 ///
 /// ```
 /// let rows = serde_json::json!([{"id": 1, "name": "A"}, {"id": 2}]);
 /// let response = fusion_runtime::toon::success(&rows)?;
 /// assert_eq!(response.blocks()[0], "[2|]:\n  - id: 1\n    name: A\n  - id: 2");
+/// # #[cfg(feature = "testing")]
 /// assert_eq!(response.view().data().as_value(), Some(&rows));
 /// # Ok::<(), fusion_runtime::toon::ToonError>(())
 /// ```

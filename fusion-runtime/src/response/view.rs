@@ -1,7 +1,11 @@
-//! The testing view (wire format §14): what a response was made of, typed, never serialized.
+//! The testing view (wire format §14): what a response was made of, typed, never serialized
+//! (feature `testing`).
 //!
-//! Every response the toolkit builds carries one; [`ToolResponse::view`](crate::ToolResponse::view)
-//! borrows it. The [`testing`](crate::testing) module asserts on it.
+//! In a build with the feature, every response the toolkit builds carries its parts (the
+//! lists its blocks were written from, moved, not copied) and the wire value of its data block,
+//! made from the value itself (`encode::json::to_value`, never read back from the text);
+//! [`ToolResponse::view`](crate::ToolResponse::view) borrows them. The
+//! [`testing`](crate::testing) module asserts on it.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -10,49 +14,11 @@ use super::format::Format;
 use super::lists::Suggestion;
 use super::ui::{UiBlock, Width};
 
-/// How the view recovers the data of the data block.
-#[derive(Debug, Clone)]
-pub(crate) enum ViewData {
-    /// JSON: the wire value, parsed from the exact block text on first use, so rendering a
-    /// large collection pays nothing for a view nobody reads.
-    Json(OnceLock<serde_json::Value>),
-    /// TOON: the value that was encoded.
-    Toon(serde_json::Value),
-    /// TOON of a presenter: the wire value as its wire format §3 JSON text, parsed on first use, so the
-    /// view shows exactly what the same presentation with a JSON data block would show.
-    ToonJson(String, OnceLock<serde_json::Value>),
-    /// Text: the handler's text before wire format §5.3 (`None` when it equals the block text).
-    Text(Option<String>),
-}
-
-impl ViewData {
-    pub(crate) fn json() -> Self {
-        ViewData::Json(OnceLock::new())
-    }
-
-    pub(crate) fn text(original: String, wire: &str) -> Self {
-        ViewData::Text((original != wire).then_some(original))
-    }
-}
-
-/// Parses JSON text this crate's JSON writer produced back into the wire value.
-///
-/// With the feature `exact-view`, without the nesting limit of `serde_json` (128 levels): the
-/// text is the writing of a value this process already held and serialized, however deep, and the
-/// view must show that value (the limit turns a deeper one into `null`). The feature is off by
-/// default because it switches `serde_json`'s `unbounded_depth` on for the whole build.
-pub(crate) fn parse_wire(text: &str) -> serde_json::Value {
-    use serde::Deserialize;
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    #[cfg(feature = "exact-view")]
-    deserializer.disable_recursion_limit();
-    // The writer's text always parses back; `Null` only keeps this total without a panic.
-    serde_json::Value::deserialize(&mut deserializer).unwrap_or(serde_json::Value::Null)
-}
-
 /// The parts of the view that the blocks do not hold as values.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ViewParts {
+    /// The handler's text before wire format §5.3 (`None` when it equals the block text).
+    pub(crate) original: Option<String>,
     pub(crate) ui: Vec<UiBlock>,
     pub(crate) hints: Vec<String>,
     /// The rules as pushed: static texts stay borrowed, so a render allocates nothing for them.
@@ -97,7 +63,9 @@ impl ViewValue<'_> {
 pub struct TestingView<'a> {
     /// The data block's text.
     pub(crate) block: &'a str,
-    pub(crate) data: &'a ViewData,
+    pub(crate) format: Format,
+    /// The wire value of a JSON or TOON data block.
+    pub(crate) value: Option<&'a serde_json::Value>,
     pub(crate) parts: &'a ViewParts,
     pub(crate) structured_content: Option<&'a serde_json::Value>,
     pub(crate) is_error: Option<bool>,
@@ -107,23 +75,19 @@ impl<'a> TestingView<'a> {
     /// The data: the wire value for JSON and TOON, the original text for text responses, the
     /// envelope text for errors.
     pub fn data(&self) -> ViewValue<'a> {
-        let block = self.block;
-        match self.data {
-            ViewData::Json(cell) => ViewValue::Value(cell.get_or_init(|| parse_wire(block))),
-            ViewData::Toon(value) => ViewValue::Value(value),
-            ViewData::ToonJson(json, cell) => {
-                ViewValue::Value(cell.get_or_init(|| parse_wire(json)))
+        match (self.format, self.value) {
+            (Format::Text, _) | (_, None) => {
+                ViewValue::Text(self.parts.original.as_deref().unwrap_or(self.block))
             }
-            ViewData::Text(original) => ViewValue::Text(original.as_deref().unwrap_or(block)),
+            (_, Some(value)) => ViewValue::Value(value),
         }
     }
 
     /// `json`, `toon` or `text` (`text` for errors).
     pub fn format(&self) -> Format {
-        match self.data {
-            ViewData::Json(_) => Format::Json,
-            ViewData::Toon(_) | ViewData::ToonJson(..) => Format::Toon,
-            ViewData::Text(_) => Format::Text,
+        match self.format {
+            Format::CompactJson => Format::Json,
+            format => format,
         }
     }
 

@@ -136,20 +136,58 @@ pub trait IntoToolResponse {
     /// The response for this value, or why there is none.
     fn into_tool_response(self) -> Result<ToolResponse, WrapError>;
 
-    /// The response for this value under a response budget of `max_tokens` tokens (wire format
-    /// §17), which the tool layer passes from the tool's and the tool set's budgets.
+    /// The response for this value as the tool layer asks for it ([`Asked`]): under a
+    /// response budget (wire format §17), the tool's and the tool set's, and with the data value
+    /// as `structuredContent` too when the action asks for it (wire format §11.2).
     ///
-    /// A [`Presentation`](crate::present::Presentation) is fitted to it; `Option` and `Result`
-    /// pass it to their value. Every other answer was built by hand and is sent as it is, even
-    /// over the budget (wire format §17.6): only a presentation knows where its items begin and
-    /// end, and a cut anywhere else would leave the model data that does not parse.
-    fn into_tool_response_within(self, max_tokens: Option<usize>) -> Result<ToolResponse, WrapError>
+    /// A [`Presentation`](crate::present::Presentation) is fitted to the budget and makes its
+    /// wire value; a JSON value (`Json`, `serde_json::Value`, numbers, `Vec`, maps) makes its
+    /// value from itself; `Option` and `Result` pass the ask to their value. Every other answer
+    /// was built by hand and is sent as it is, even over the budget (wire format §17.6): only a
+    /// presentation knows where its items begin and end, and a cut anywhere else would leave the
+    /// model data that does not parse.
+    #[cfg(feature = "tool")]
+    fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError>
     where
         Self: Sized,
     {
-        let _ = max_tokens;
+        let _ = asked;
         self.into_tool_response()
     }
+}
+
+/// What the tool layer asks of a handler's answer ([`IntoToolResponse::into_tool_response_within`]).
+#[cfg(feature = "tool")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Asked {
+    /// The response budget in tokens (wire format §17.1): the tighter of the tool's and the
+    /// tool set's, if any.
+    pub max_tokens: Option<usize>,
+    /// The action asks for `structuredContent` (wire format §11.2): the answer's data value is
+    /// made (from the value, never read back from the text) for the tool layer to send.
+    pub structured: bool,
+}
+
+#[cfg(feature = "tool")]
+impl Asked {
+    /// What a call of an action with this budget and this structured flag asks.
+    pub(crate) fn new(max_tokens: Option<usize>, structured: bool) -> Self {
+        Asked {
+            max_tokens,
+            structured,
+        }
+    }
+}
+
+/// A JSON data block of `value`, with its wire value when a structured action asks for it.
+#[cfg(feature = "tool")]
+fn json_answer<T: Serialize + ?Sized>(value: &T, asked: Asked) -> Result<ToolResponse, WrapError> {
+    let mut builder = ResponseBuilder::json(value)?;
+    if asked.structured && !builder.has_value() {
+        builder.set_value(crate::encode::json::to_value(value)?);
+    }
+    Ok(builder.build())
 }
 
 /// Any serializable value as a JSON data block (wire format §12).
@@ -177,6 +215,11 @@ impl<T: Serialize> Serialize for Json<T> {
 impl<T: Serialize> IntoToolResponse for Json<T> {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
         Ok(success(&self.0)?)
+    }
+
+    #[cfg(feature = "tool")]
+    fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError> {
+        json_answer(&self.0, asked)
     }
 }
 
@@ -224,15 +267,16 @@ impl IntoToolResponse for Cow<'_, str> {
 
 impl<T: IntoToolResponse> IntoToolResponse for Option<T> {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
-        self.into_tool_response_within(None)
+        match self {
+            Some(value) => value.into_tool_response(),
+            None => ().into_tool_response(),
+        }
     }
 
-    fn into_tool_response_within(
-        self,
-        max_tokens: Option<usize>,
-    ) -> Result<ToolResponse, WrapError> {
+    #[cfg(feature = "tool")]
+    fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError> {
         match self {
-            Some(value) => value.into_tool_response_within(max_tokens),
+            Some(value) => value.into_tool_response_within(asked),
             None => ().into_tool_response(),
         }
     }
@@ -244,6 +288,11 @@ macro_rules! json_data {
         impl IntoToolResponse for $ty {
             fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
                 Ok(success(&self)?)
+            }
+
+            #[cfg(feature = "tool")]
+            fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError> {
+                json_answer(&self, asked)
             }
         }
     )*};
@@ -273,11 +322,21 @@ impl<T: Serialize> IntoToolResponse for Vec<T> {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
         Ok(success(&self)?)
     }
+
+    #[cfg(feature = "tool")]
+    fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError> {
+        json_answer(&self, asked)
+    }
 }
 
 impl<K: Serialize, V: Serialize> IntoToolResponse for BTreeMap<K, V> {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
         Ok(success(&self)?)
+    }
+
+    #[cfg(feature = "tool")]
+    fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError> {
+        json_answer(&self, asked)
     }
 }
 
@@ -286,6 +345,11 @@ impl<K: Serialize, V: Serialize> IntoToolResponse for BTreeMap<K, V> {
 impl<K: Serialize, V: Serialize, S> IntoToolResponse for HashMap<K, V, S> {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
         Ok(success(&self)?)
+    }
+
+    #[cfg(feature = "tool")]
+    fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError> {
+        json_answer(&self, asked)
     }
 }
 

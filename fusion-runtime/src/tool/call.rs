@@ -19,8 +19,9 @@ use serde_json::Value;
 use crate::model::{Model, Selection};
 use crate::present::{Presentation, present, present_all};
 use crate::response::ask::{Answers, Ask, Asks};
-use crate::response::testing::ViewValue;
-use crate::response::{Format, IntoToolResponse, Presented, ToolError, ToolResponse, WrapError};
+use crate::response::{
+    Asked, Format, IntoToolResponse, Presented, ToolError, ToolResponse, WrapError,
+};
 
 /// The key [`Call::confirm`] asks under.
 const CONFIRM: &str = "confirm";
@@ -294,6 +295,8 @@ impl Call {
 
     fn shaped<'a, T>(&'a self, presentation: Presentation<'a, T>) -> Presentation<'a, T> {
         let mut presentation = presentation.select(&self.selection).within(self.max_tokens);
+        // A structured action's data value becomes `structuredContent`: made from the value.
+        presentation.keep_value = self.structured;
         if let Some(format) = self.format {
             presentation = presentation.format(format);
         }
@@ -317,7 +320,7 @@ impl Call {
         // The handler's state is not observed again after a panic (the call just fails), so
         // asserting unwind safety cannot expose a broken invariant to this code.
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            handler().into_tool_response_within(self.max_tokens)
+            handler().into_tool_response_within(Asked::new(self.max_tokens, self.structured))
         }));
         self.finish(report, outcome)
     }
@@ -373,9 +376,8 @@ impl Call {
             // The conversion runs inside the guarded future: a panicking `Serialize` impl or
             // presenter callback is caught like a panic of the handler itself.
             Ok(future) => {
-                let max_tokens = self.max_tokens;
-                CatchUnwind::new(async move { future.await.into_tool_response_within(max_tokens) })
-                    .await
+                let asked = Asked::new(self.max_tokens, self.structured);
+                CatchUnwind::new(async move { future.await.into_tool_response_within(asked) }).await
             }
             Err(panic) => Err(panic),
         };
@@ -436,9 +438,13 @@ impl Call {
     /// applied, also becomes `structuredContent`. Or, when that value is not an object, what
     /// it is instead.
     ///
-    /// The value is the one the data block holds (the testing view reads it back from the
-    /// block, or from the value a TOON block encoded), so `structuredContent` and the data
-    /// block cannot disagree, whatever built the response.
+    /// The value is the wire value of the data block, made once from the presented value
+    /// ([`Call::present`] asks the presentation for it), so `structuredContent` and the data
+    /// block cannot disagree; a returned presentation or JSON value (`Json`, `Vec`, ...) makes it
+    /// when [`Asked::structured`] says so. A JSON data block built before the call could ask (a
+    /// handler's own `success` or `ResponseBuilder::json`, returned built) has no value but its
+    /// text, which is read back with `serde_json` (its float parsing, its nesting limit of 128):
+    /// `success_structured` makes the value from the value.
     fn structure(&self, mut response: ToolResponse) -> Result<ToolResponse, &'static str> {
         // Errors never carry structuredContent (wire format §1.3); a response that has it already
         // (`success_structured`) is the handler's own choice.
@@ -446,13 +452,29 @@ impl Call {
         {
             return Ok(response);
         }
-        let value = match response.view().data() {
-            ViewValue::Value(value) if value.is_object() => value.clone(),
-            ViewValue::Value(other) => return Err(json_kind(other)),
-            // A text data block (`OK`, a plain text) has no JSON value to offer.
-            ViewValue::Text(_) => return Ok(response),
+        let value = match (&response.value, response.format) {
+            // A text data block (`OK`, a plain text) has no JSON value to offer, nor a TOON
+            // block built by hand (`ResponseBuilder::toon` keeps its value).
+            (_, Format::Text) | (None, Format::Toon) => return Ok(response),
+            (Some(value), _) => value,
+            (None, Format::Json | Format::CompactJson) => {
+                let text = response.blocks.first().map_or("", String::as_str);
+                response.value = serde_json::from_str(text).ok();
+                match &response.value {
+                    Some(value) => value,
+                    None => return Ok(response),
+                }
+            }
         };
-        response.structured_content = Some(value);
+        if !value.is_object() {
+            return Err(json_kind(value));
+        }
+        // The testing view shows the value too; otherwise it is not needed again.
+        response.structured_content = if cfg!(feature = "testing") {
+            response.value.clone()
+        } else {
+            response.value.take()
+        };
         Ok(response)
     }
 

@@ -4,7 +4,7 @@
 use std::error::Error as StdError;
 
 use super::validation_error::ValidationError;
-use crate::response::{IntoToolResponse, ToolError, ToolResponse, WrapError};
+use crate::response::{Asked, IntoToolResponse, ToolError, ToolResponse, WrapError};
 
 impl IntoToolResponse for ValidationError {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
@@ -20,15 +20,12 @@ where
     E: Into<Box<dyn StdError + Send + Sync + 'static>>,
 {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
-        self.into_tool_response_within(None)
+        self.into_tool_response_within(Asked::default())
     }
 
-    fn into_tool_response_within(
-        self,
-        max_tokens: Option<usize>,
-    ) -> Result<ToolResponse, WrapError> {
+    fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError> {
         match self {
-            Ok(value) => value.into_tool_response_within(max_tokens),
+            Ok(value) => value.into_tool_response_within(asked),
             Err(error) => {
                 let error: Box<dyn StdError + Send + Sync> = error.into();
                 let error = match error.downcast::<ToolError>() {

@@ -85,12 +85,15 @@ mod select_schema;
 mod shape;
 mod spec;
 mod structured_output;
+#[cfg(test)]
+mod structured_tests;
 mod targets;
 pub(crate) mod tool_set;
 pub(crate) mod trace;
 mod validate;
 mod validation_error;
 
+pub use crate::response::Asked;
 pub use crate::response::ask::{Answers, Ask, Asks};
 pub use call::{Asking, InternalFailure, report_to_stderr};
 pub use check::Checks;

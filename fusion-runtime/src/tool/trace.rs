@@ -94,10 +94,7 @@ fn outcome(response: &ToolResponse) -> &str {
 /// `(kept, total)` from a cut collection's summary: `N of M shown` (a budget, wire format §17.3)
 /// or `N shown, H hidden` (the agent limit, wire format §4.5).
 fn cut(response: &ToolResponse) -> Option<(usize, usize)> {
-    response.view_parts.ui.iter().find_map(|ui| {
-        let rest = ui
-            .content()
-            .strip_prefix("\u{26A0}\u{FE0F} Dataset truncated. ")?;
+    response.truncation_summary().and_then(|rest| {
         let mut words = rest.split([' ', ',']).filter(|w| !w.is_empty());
         let kept: usize = words.next()?.parse().ok()?;
         match words.next()? {

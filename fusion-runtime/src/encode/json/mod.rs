@@ -23,6 +23,7 @@ use serde::ser;
 
 use super::error::EncodeError;
 pub use compact::compact;
+#[cfg(feature = "budget")]
 pub(crate) use elements::with_elements;
 use key::Key;
 use number::number_str;
@@ -30,14 +31,18 @@ pub use number::number_text;
 use prefix::Prefixes;
 use raw::Raw;
 use string::escape_into;
+pub(crate) use value::to_value;
 
 mod compact;
+// A budget's fitting writes a collection item by item.
+#[cfg(feature = "budget")]
 mod elements;
 mod key;
 mod number;
 mod prefix;
 mod raw;
 mod string;
+mod value;
 
 /// Writes `value` as a wire format §3 JSON text (two-space indentation, no final LF).
 ///

@@ -4,7 +4,8 @@
 //!
 //! The seam between presenting and fitting: the engine renders a response for a cut
 //! ([`Shape::render`]) and builds a collection's other blocks item by item ([`ItemParts`]); this
-//! module decides which cut to send.
+//! module decides which cut to send. The presentation calls [`fit`] when a budget is set, and
+//! only then (`Presentation::fitted`); without the feature `budget` this module is not compiled.
 //!
 //! - [`search`]: the longest cut that fits, by a bracket that every probe narrows (correct
 //!   whatever the sizes of the blocks besides the data; at most about 2 log₂ n probes, usually
@@ -32,88 +33,9 @@ use self::parts::PrefixParts;
 use self::prefix::{DataPrefix, JsonPrefix, ToonListPrefix, ToonPrefix};
 use self::search::{Bracket, Probe, aim_line, longest_fitting};
 use super::engine::{Cut, Items, Presenter, thousands};
-use super::presentation::{Presentation, Shape, tightest};
+use super::presentation::{Fitted, Shape};
 use crate::encode::EncodeError;
-use crate::model::FieldMask;
-use crate::response::{
-    Format, IntoToolResponse, Presented, ResponseBuilder, ToolError, ToolResponse, WrapError,
-};
-
-impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
-    /// The response builder, so a handler can append UI, hints, rules and suggestions.
-    ///
-    /// With a budget (wire format §17), the builder holds the fitted response; what the handler
-    /// appends afterwards is not fitted. When not even the smallest answer fits, it holds that
-    /// smallest answer (one item and the summary), which [`Presentation::build`] would refuse.
-    pub fn into_builder(self) -> Result<ResponseBuilder, EncodeError> {
-        self.fitted().map(|fitted| fitted.builder)
-    }
-
-    /// Builds the response; with a budget that not even one item fits, the `RESPONSE_TOO_LARGE`
-    /// error of wire format §17.5.
-    #[inline]
-    pub fn build(self) -> Result<ToolResponse, EncodeError> {
-        let fitted = self.fitted()?;
-        Ok(match fitted.too_large {
-            Some(too_large) => too_large.into_response(),
-            None => fitted.builder.build(),
-        })
-    }
-
-    /// The response, fitted to the budget when there is one, recording its model.
-    ///
-    /// One function on purpose: a single value is rendered here millions of times a second, and
-    /// every extra `Result` of a builder is a copy of it (about 100 instructions each).
-    #[inline]
-    pub(crate) fn fitted(self) -> Result<Fitted, EncodeError> {
-        // Recorded for the tool layer, which checks it against the action's `returns`.
-        let presented = Presented {
-            model: std::any::type_name::<T>(),
-            collection: matches!(self.items, Items::Many(_)),
-        };
-        let mask = self
-            .selection
-            .filter(|s| !s.is_empty())
-            .map(|s| FieldMask::of::<T>(s));
-        let shape = Shape {
-            ctx: self.ctx,
-            mask: mask.as_ref(),
-            format: self.resolved_format(),
-        };
-        let mut fitted = match tightest(self.max_tokens, T::MAX_TOKENS) {
-            None => Fitted {
-                builder: shape.render(self.items, Cut::NONE, Cut::NONE)?.0,
-                too_large: None,
-            },
-            Some(budget) => fit(&shape, self.items, budget)?,
-        };
-        fitted.builder.set_presented(presented);
-        Ok(fitted)
-    }
-}
-
-/// A presentation configured by the handler (selection, context) is built as it stands.
-impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ctx> {
-    fn into_tool_response(self) -> Result<ToolResponse, WrapError> {
-        Ok(self.build()?)
-    }
-
-    /// Fitted to the tightest of `max_tokens` and the presentation's own budgets (wire format §17).
-    fn into_tool_response_within(
-        self,
-        max_tokens: Option<usize>,
-    ) -> Result<ToolResponse, WrapError> {
-        Ok(self.within(max_tokens).build()?)
-    }
-}
-
-/// A fitted response: the builder, and the error to answer with instead when not even the
-/// smallest answer fits (wire format §17.5).
-pub(crate) struct Fitted {
-    pub(crate) builder: ResponseBuilder,
-    /// Boxed: the error is rare, and a smaller `Fitted` is cheaper to move on the common path.
-    pub(crate) too_large: Option<Box<ToolError>>,
-}
+use crate::response::{Format, ResponseBuilder, ToolError};
 
 /// The response of `items` fitted to `budget` tokens.
 pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(

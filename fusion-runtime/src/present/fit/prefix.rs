@@ -106,22 +106,23 @@ impl Tallied {
         tally.then(lines).tokens()
     }
 
-    /// The TOON data block of the first `kept` of `all`: `header`, then their lines; the view,
-    /// as a presented TOON collection's, is the JSON of the kept items.
+    /// The TOON data block of the first `kept` of `all`: `header`, then their lines; its wire
+    /// value, the kept items', when `keep_value` (see [`Shape::value`]).
     fn into_toon<T: Model>(
         self,
         mut header: String,
         kept: usize,
         all: &[T],
         members: Members<'_>,
+        keep_value: bool,
     ) -> Result<ResponseBuilder, EncodeError> {
         let (_, end) = self.at(kept);
         header.push_str(&self.text[..end]);
-        let view = json::to_string(&Rows {
+        let wire = Rows {
             items: &all[..kept],
             members,
-        })?;
-        Ok(toon_presented_text(header, view))
+        };
+        toon_presented_text(header, &wire, keep_value)
     }
 
     /// Sizes the buffers for `count` items, from the size of those written: growing them by
@@ -205,12 +206,16 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
     }
 
     /// In the buffer the items were written to (no copy).
-    fn into_data(self, kept: usize, _: &[T]) -> Result<ResponseBuilder, EncodeError> {
+    fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError> {
         let (_, end) = self.counted.at(kept);
         let mut text = self.counted.text;
         text.truncate(end);
         text.push_str("\n]");
-        Ok(ResponseBuilder::json_text(text))
+        let wire = Rows {
+            items: &all[..kept],
+            members: self.shape.mask.map_or(Members::Every, Members::Selected),
+        };
+        ResponseBuilder::presented_json_text(text, &wire, self.shape.value)
     }
 }
 
@@ -222,6 +227,7 @@ pub(super) struct ToonPrefix<'m> {
     rows: TableRows<'m>,
     members: Members<'m>,
     counted: Tallied,
+    keep_value: bool,
 }
 
 impl<'m> ToonPrefix<'m> {
@@ -234,6 +240,7 @@ impl<'m> ToonPrefix<'m> {
             rows,
             members,
             counted: Tallied::new(String::new(), TokenTally::after(":")),
+            keep_value: shape.value,
         })
     }
 
@@ -266,7 +273,8 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
     /// The header, then the kept rows.
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError> {
         let header = self.header(kept);
-        self.counted.into_toon(header, kept, all, self.members)
+        self.counted
+            .into_toon(header, kept, all, self.members, self.keep_value)
     }
 }
 
@@ -279,6 +287,7 @@ pub(super) struct ToonListPrefix<'m> {
     members: Members<'m>,
     options: ToonOptions,
     counted: Tallied,
+    keep_value: bool,
 }
 
 impl<'m> ToonListPrefix<'m> {
@@ -288,6 +297,7 @@ impl<'m> ToonListPrefix<'m> {
             members: shape.mask.map_or(Members::Every, Members::Selected),
             options: ToonOptions::pipe(),
             counted: Tallied::new(String::new(), TokenTally::after(":")),
+            keep_value: shape.value,
         }
     }
 
@@ -325,7 +335,8 @@ impl<T: Model> DataPrefix<T> for ToonListPrefix<'_> {
     /// The header, then the kept elements.
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError> {
         let header = self.header(kept);
-        self.counted.into_toon(header, kept, all, self.members)
+        self.counted
+            .into_toon(header, kept, all, self.members, self.keep_value)
     }
 }
 
@@ -396,6 +407,7 @@ mod tests {
             ctx: &(),
             mask: None,
             format,
+            value: true,
         }
     }
 
