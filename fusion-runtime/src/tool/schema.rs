@@ -2,15 +2,17 @@
 //! (wire format §7.1–§7.2, §10, §11.3): the flattened `inputSchema`, `_select`, the description, the
 //! `outputSchema`, the annotations and the compiled checks.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use super::SELECT;
-use super::definition::{ActionDef, ToolDefinition};
+use super::args::shape::{Compiler, Extra, SchemaError};
+use super::definition::{ActionDef, CallNames, ToolDefinition};
 use super::definition_error::DefinitionError;
 use super::description::{self, ActionDescriptor};
 use super::merge::{self, CLASH_ADVICE, Clash, MergedField};
 use super::select_schema::{names_of, select_property};
-use super::shape::{Compiler, Extra, SchemaError};
 use super::spec::{ActionRef, ActionSpec, ToolSpec};
 
 /// The description of the discriminator property (wire format §7.1).
@@ -192,6 +194,7 @@ impl<'a> Builder<'a> {
         self.check_reserved(&schema_actions)?;
         self.check_wide_integers(discriminator.is_some(), &schema_actions)?;
 
+        let tool_name: Arc<str> = Arc::from(&*self.spec.name);
         let mut compiler = Compiler::new(self.schema);
         let mut actions = Vec::with_capacity(schema_actions.len());
         for (schema_action, spec) in schema_actions.iter().zip(&specs) {
@@ -225,8 +228,20 @@ impl<'a> Builder<'a> {
             } else {
                 Vec::new()
             };
+            let (action, reference) = match &discriminator {
+                Some(_) => (
+                    Some(Arc::from(schema_action.key.as_str())),
+                    Arc::from(format!("{}/{}", self.spec.name, schema_action.key)),
+                ),
+                None => (None, Arc::clone(&tool_name)),
+            };
             actions.push(ActionDef {
                 key: schema_action.key.clone(),
+                names: CallNames {
+                    tool: Arc::clone(&tool_name),
+                    action,
+                    reference,
+                },
                 select_names,
                 description,
                 required,

@@ -11,12 +11,12 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use serde_json::Value;
 
+use super::args::read_tool;
 use super::call::{Call, InternalFailure, report_to_stderr};
 use super::definition::{ToolDefinition, input_schema_of};
 use super::definition_error::DefinitionError;
 use super::handler::{AsyncHandler, Handler};
 use super::input::Tool;
-use super::routing::read_tool;
 use super::targets::{self, Resolution, resolve};
 use crate::response::{Format, ToolError, ToolResponse};
 
