@@ -31,7 +31,11 @@ const SERVERS: [(&str, &str, &[&str]); 2] = [
         "billing_server",
         &["--http", "127.0.0.1:0", "--max-concurrent", "256"],
     ),
-    ("plain rmcp", "plain_rmcp_server", &["--http", "127.0.0.1:0"]),
+    (
+        "plain rmcp",
+        "plain_rmcp_server",
+        &["--http", "127.0.0.1:0"],
+    ),
 ];
 
 fn body(id: &str) -> String {
@@ -42,9 +46,7 @@ fn body(id: &str) -> String {
 
 /// The answers one server gives to the mix, as sent.
 async fn answers(address: &str, bodies: &[String]) -> Result<Vec<Vec<u8>>, String> {
-    let mut connection = Connection::open(address)
-        .await
-        .map_err(|e| e.to_string())?;
+    let mut connection = Connection::open(address).await.map_err(|e| e.to_string())?;
     let mut out = Vec::with_capacity(bodies.len());
     for body in bodies {
         out.push(connection.call_raw(body).await?);
@@ -94,6 +96,10 @@ fn dumped_instructions(dir: &std::path::Path, pid: u32) -> Result<u64, Box<dyn s
 
 /// One measured run: the server's cost per call (microseconds of CPU, or instructions under
 /// callgrind), and calls per second.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "nanoseconds, instructions and call counts of a bench"
+)]
 async fn run(
     server: usize,
     bodies: &Arc<Vec<String>>,
@@ -134,9 +140,7 @@ async fn run(
                 .await
                 .map_err(|e| e.to_string())?;
             for index in (client..calls).step_by(clients) {
-                connection
-                    .call_raw(&bodies[index % bodies.len()])
-                    .await?;
+                connection.call_raw(&bodies[index % bodies.len()]).await?;
             }
             Ok::<_, String>(())
         });
@@ -154,14 +158,14 @@ async fn run(
         }
     };
     drop(process);
-    #[allow(clippy::cast_precision_loss, reason = "nanoseconds and call counts of a bench")]
-    Ok((
-        cost / calls as f64,
-        calls as f64 / elapsed.as_secs_f64(),
-    ))
+    Ok((cost / calls as f64, calls as f64 / elapsed.as_secs_f64()))
 }
 
-async fn bench(calls: usize, clients: usize, pairs: usize) -> Result<(), Box<dyn std::error::Error>> {
+async fn bench(
+    calls: usize,
+    clients: usize,
+    pairs: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
     let bodies: Arc<Vec<String>> = Arc::new(INVOICES.iter().map(|id| body(id)).collect());
     let mut sent = Vec::new();
     for (name, binary, args) in SERVERS {

@@ -125,9 +125,8 @@ fn blocks(invoice: &Invoice) -> Result<Vec<String>, serde_json::Error> {
         c => write!(gauge, "{euros}.{c:02}"),
     };
     gauge.push_str("\n        }\n      ]\n    }\n  ]\n}\n```\n</ui_passthrough>");
-    let mut amount_rules = String::from(
-        "<domain_rules>\n- amount_cents is in CENTS. Divide by 100.\n",
-    );
+    let mut amount_rules =
+        String::from("<domain_rules>\n- amount_cents is in CENTS. Divide by 100.\n");
     if invoice.status == Status::Overdue {
         let _ = writeln!(
             amount_rules,
@@ -184,12 +183,9 @@ async fn serve(address: &str) -> Result<(), Box<dyn std::error::Error>> {
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
-    let address = match (args.next().as_deref(), args.next()) {
-        (Some("--http"), Some(address)) => address,
-        _ => {
-            eprintln!("usage: plain_rmcp_server --http 127.0.0.1:PORT");
-            return ExitCode::FAILURE;
-        }
+    let (Some("--http"), Some(address)) = (args.next().as_deref(), args.next()) else {
+        eprintln!("usage: plain_rmcp_server --http 127.0.0.1:PORT");
+        return ExitCode::FAILURE;
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

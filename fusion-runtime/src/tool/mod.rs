@@ -61,7 +61,7 @@
 //! ```
 //!
 //! The files, one job each: `input` (the [`Tool`](crate::Tool) trait), `spec` (the declaration),
-//! `definition` (what `tools/list` shows), `schema` (building a definition from a JSON Schema),
+//! `definition` (what `tools/list` shows), `schema` (building a definition from a JSON Schema; `wide_integers`, the 128-bit integers it refuses),
 //! `merge` (the fields actions share, merged into one property each, and their clashes),
 //! `select_schema` (the `_select` property and each action's selectable names),
 //! `routing` (one call's action, then its arguments), `args` (the one place a call's arguments
@@ -86,6 +86,7 @@ mod structured_output;
 mod targets;
 pub(crate) mod tool_set;
 pub(crate) mod trace;
+mod wide_integers;
 
 pub use crate::response::ask::{Answers, Ask, Asks};
 pub use args::Checks;

@@ -154,7 +154,7 @@ impl ToolDefinition {
         arguments: Option<Value>,
     ) -> Result<(T, Call), ToolResponse> {
         let (arguments, call) = self.parse(arguments)?;
-        let input = read_tool::<T>(arguments, &call.reference)?;
+        let input = read_tool::<T>(&arguments, &call.reference)?;
         Ok((input, call))
     }
 }

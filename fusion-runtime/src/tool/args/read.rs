@@ -15,8 +15,8 @@ use crate::tool::input::Tool;
     clippy::result_large_err,
     reason = "the error is the response to send, moved once"
 )]
-pub(crate) fn read_tool<T: Tool>(arguments: Value, reference: &str) -> Result<T, ToolResponse> {
-    let input = read_typed::<T>(&arguments, reference)?;
+pub(crate) fn read_tool<T: Tool>(arguments: &Value, reference: &str) -> Result<T, ToolResponse> {
+    let input = read_typed::<T>(arguments, reference)?;
     if !T::CHECKS {
         return Ok(input);
     }
@@ -27,7 +27,7 @@ pub(crate) fn read_tool<T: Tool>(arguments: Value, reference: &str) -> Result<T,
     } else {
         Err(super::failure(
             reference.to_owned(),
-            checks.into_problems(&arguments),
+            checks.into_problems(arguments),
         ))
     }
 }
