@@ -15,6 +15,7 @@
 //! ```
 
 pub mod cli;
+pub mod load;
 pub mod models;
 pub mod store;
 pub mod tasks;

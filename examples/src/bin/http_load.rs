@@ -6,15 +6,14 @@
 //!
 //! `cargo run --release -p fusion-examples --bin http_load [-- CALLS CLIENTS]`
 
-use std::process::{Child, Command, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use fusion_examples::load::{Connection, ServerProcess, rss_kib};
 use fusion_examples::{BillingApp, Store, tools};
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
 
 /// The calls, cycled: every read action with and without `_select`, `remind`,
 /// `invoice_stats`, and routing and validation errors. Nothing voids an invoice, so every
@@ -87,105 +86,11 @@ fn cases() -> Result<Vec<Case>, Box<dyn std::error::Error>> {
         .collect()
 }
 
-/// `VmRSS` of `pid`, in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|line| line.strip_prefix("VmRSS:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        })
-        .unwrap_or(0)
-}
-
-/// One keep-alive connection: sends a request, reads one response (a JSON body with a
-/// `Content-Length`), and returns the body.
-struct Connection {
-    stream: BufReader<TcpStream>,
-    head: String,
-}
-
-impl Connection {
-    async fn open(address: &str) -> std::io::Result<Connection> {
-        let stream = TcpStream::connect(address).await?;
-        stream.set_nodelay(true)?;
-        let head = format!(
-            "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n"
-        );
-        Ok(Connection {
-            stream: BufReader::new(stream),
-            head,
-        })
-    }
-
-    async fn call(&mut self, body: &str) -> Result<Value, String> {
-        let request = format!("{}Content-Length: {}\r\n\r\n{body}", self.head, body.len());
-        let io = |e: std::io::Error| e.to_string();
-        self.stream
-            .get_mut()
-            .write_all(request.as_bytes())
-            .await
-            .map_err(io)?;
-        let mut line = String::new();
-        self.stream.read_line(&mut line).await.map_err(io)?;
-        if !line.starts_with("HTTP/1.1 200") {
-            return Err(format!("status line {line:?}"));
-        }
-        let mut length = None;
-        loop {
-            line.clear();
-            self.stream.read_line(&mut line).await.map_err(io)?;
-            if line == "\r\n" || line.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = line.split_once(':')
-                && name.eq_ignore_ascii_case("content-length")
-            {
-                length = value.trim().parse::<usize>().ok();
-            }
-        }
-        let length = length.ok_or("no Content-Length (an SSE answer?)")?;
-        let mut body = vec![0; length];
-        self.stream.read_exact(&mut body).await.map_err(io)?;
-        serde_json::from_slice(&body).map_err(|e| e.to_string())
-    }
-}
-
-struct ServerProcess(Child);
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn start_server() -> Result<(ServerProcess, String), Box<dyn std::error::Error>> {
-    let binary = std::env::current_exe()?.with_file_name("billing_server");
-    let mut child = Command::new(&binary)
-        .args(["--http", "127.0.0.1:0", "--max-concurrent", "256"])
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e} (build it first)", binary.display()))?;
-    let stderr = child.stderr.take().ok_or("no stderr")?;
-    let server = ServerProcess(child);
-    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(stderr));
-    let line = lines.next().ok_or("billing_server exited")??;
-    let url = line
-        .split(" at ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .ok_or_else(|| format!("billing_server did not start: {line}"))?;
-    let address = url
-        .trim_start_matches("http://")
-        .trim_end_matches("/mcp")
-        .to_owned();
-    // Drain the rest of stderr so the server never blocks on it.
-    std::thread::spawn(move || lines.for_each(drop));
-    Ok((server, address))
+    ServerProcess::start(
+        "billing_server",
+        &["--http", "127.0.0.1:0", "--max-concurrent", "256"],
+    )
 }
 
 fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
@@ -206,7 +111,7 @@ async fn run(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let cases = Arc::new(cases);
     let (server, address) = start_server()?;
-    let pid = server.0.id();
+    let pid = server.pid();
     let before = rss_kib(pid);
     // Warm-up: every case once per client connection.
     let mut warm = Connection::open(&address).await?;

@@ -188,7 +188,6 @@ impl Tool {
     fn from_enum(input: &DeriveInput, data: &syn::DataEnum, errors: &mut Errors) -> Tool {
         let (_, mut tool) = Self::container(input, attr::ENUM_KEYS, "an enum", errors);
         valid::enum_tags(input, &serde_attr::tags(&input.attrs), errors);
-        valid::shared_fields(input, data, errors);
         if data.variants.is_empty() {
             errors.spanned(
                 &input.ident,

@@ -32,9 +32,10 @@ const CONFIRM: &str = "confirm";
 /// applies; the example on [`Tool`](crate::Tool) shows a handler doing so.
 #[derive(Debug, Clone)]
 pub struct Call {
-    pub(crate) tool: String,
-    pub(crate) action: Option<String>,
-    pub(crate) reference: String,
+    // Shared with the definition (see `CallNames`): a call copies no text.
+    pub(crate) tool: Arc<str>,
+    pub(crate) action: Option<Arc<str>>,
+    pub(crate) reference: Arc<str>,
     pub(crate) selection: Selection,
     /// The action asks for `structuredContent` (wire format §11.2).
     pub(crate) structured: bool,
@@ -66,14 +67,14 @@ pub struct Asking {
 impl Call {
     /// A context for calling a handler directly (tests, custom dispatch).
     pub fn new(tool: impl Into<String>, action: Option<String>, selection: Selection) -> Self {
-        let tool = tool.into();
+        let tool: String = tool.into();
         let reference = match &action {
-            Some(action) => format!("{tool}/{action}"),
-            None => tool.clone(),
+            Some(action) => format!("{tool}/{action}").into(),
+            None => tool.as_str().into(),
         };
         Call {
-            tool,
-            action,
+            tool: tool.into(),
+            action: action.map(Into::into),
             reference,
             selection,
             structured: false,

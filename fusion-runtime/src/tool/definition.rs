@@ -12,14 +12,26 @@ use serde::Serialize;
 use serde::ser::SerializeStruct;
 use serde_json::{Map, Value};
 
-use super::shape::{ObjectShape, Shapes};
+use super::args::shape::{ObjectShape, Shapes};
 use super::spec::Returned;
 use crate::response::Presented;
+
+/// The names a [`Call`](super::call::Call) of one action carries, made once when the tool is
+/// defined and shared by every call.
+#[derive(Debug, Clone)]
+pub(crate) struct CallNames {
+    pub(crate) tool: Arc<str>,
+    /// The action key; `None` for a flat tool.
+    pub(crate) action: Option<Arc<str>>,
+    /// `tool/action`, or the tool name of a flat tool (wire format §13.4).
+    pub(crate) reference: Arc<str>,
+}
 
 /// One action of a defined tool.
 #[derive(Debug, Clone)]
 pub(crate) struct ActionDef {
     pub(crate) key: String,
+    pub(super) names: CallNames,
     /// The `_select` names of the models this action presents, sorted (wire format §7.3); empty
     /// when it presents none or the tool has no `_select`.
     pub(super) select_names: Vec<String>,
@@ -178,15 +190,6 @@ impl ToolDefinition {
     /// The definition as the JSON object of a `tools/list` entry.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
-    }
-
-    /// `tool/action` of an action, or the tool name of a flat tool (wire format §13.4).
-    pub(super) fn reference(&self, action: &ActionDef) -> String {
-        if self.discriminator.is_some() {
-            format!("{}/{}", self.name, action.key)
-        } else {
-            self.name.clone()
-        }
     }
 
     /// The fixed suggestion targets (`tool` or `tool.action`) of the models this tool presents,

@@ -3,7 +3,7 @@
 
 use std::error::Error as StdError;
 
-use super::validation_error::ValidationError;
+use super::args::ValidationError;
 use crate::response::{Asked, IntoToolResponse, ToolError, ToolResponse, WrapError};
 
 impl IntoToolResponse for ValidationError {

@@ -1,6 +1,6 @@
 //! The [`Tool`] trait: a tool's input type, and the definition built from it.
 
-use super::check::Checks;
+use super::args::Checks;
 use super::definition::{ToolDefinition, input_schema_of};
 use super::definition_error::DefinitionError;
 use super::spec::ToolSpec;
@@ -35,9 +35,11 @@ use super::spec::ToolSpec;
 /// Actions that take a field of the same name share one `inputSchema` property, so the field has
 /// one type in all of them; `T` in one action and `Option<T>` in another is the same type,
 /// required only for the actions that take `T` (`status: Option<Status>` to filter a list,
-/// `status: Status` to update). Two different types are a compile error at the later field when
-/// the derive can tell from the names (`String` and `u64`), and otherwise stop the definition
-/// with every clash listed (wire format §7.1).
+/// `status: Status` to update). Two different types stop the definition
+/// ([`ToolSet::tool`](crate::ToolSet::tool) returns the [`DefinitionError`]) with every clash
+/// listed, each naming the field, both actions and both types in words (wire format §7.1). The
+/// rule compares the JSON Schemas serde and schemars make of the fields, which the derive
+/// cannot see, so it is checked there and only there.
 ///
 /// # Structured actions
 ///

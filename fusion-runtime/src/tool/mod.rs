@@ -61,16 +61,16 @@
 //! ```
 //!
 //! The files, one job each: `input` (the [`Tool`](crate::Tool) trait), `spec` (the declaration),
-//! `definition` (what `tools/list` shows), `schema` (building a definition from a JSON Schema),
+//! `definition` (what `tools/list` shows), `schema` (building a definition from a JSON Schema; `wide_integers`, the 128-bit integers it refuses),
 //! `merge` (the fields actions share, merged into one property each, and their clashes),
 //! `select_schema` (the `_select` property and each action's selectable names),
-//! `shape` and `validate` (the compiled checks of arguments), `routing` (one call's action,
-//! `_select` and arguments), `problems` and `validation_error` (the `<validation_error>`
-//! envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
+//! `routing` (one call's action, then its arguments), `args` (the one place a call's arguments
+//! are checked: the compiled shapes and their walk, `_select`, serde's typed read, the tool's own
+//! checks, and the `<validation_error>` envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
 //! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
 
+mod args;
 pub(crate) mod call;
-mod check;
 mod definition;
 mod definition_error;
 pub mod description;
@@ -78,11 +78,9 @@ mod handler;
 mod handler_result;
 pub(crate) mod input;
 mod merge;
-mod problems;
 mod routing;
 mod schema;
 mod select_schema;
-mod shape;
 mod spec;
 mod structured_output;
 #[cfg(test)]
@@ -90,43 +88,41 @@ mod structured_tests;
 mod targets;
 pub(crate) mod tool_set;
 pub(crate) mod trace;
-mod validate;
-mod validation_error;
+mod wide_integers;
 
 pub use crate::response::Asked;
 pub use crate::response::ask::{Answers, Ask, Asks};
+pub use args::Checks;
+pub use args::ValidationError;
+pub use args::{Bound, Expected, JsonType, Problem, ProblemKind};
 pub use call::{Asking, InternalFailure, report_to_stderr};
-pub use check::Checks;
 pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
 pub use handler::{AsyncHandler, Handler, marker};
-pub use problems::{Bound, Expected, JsonType, Problem, ProblemKind};
 pub use spec::{ActionSpec, ToolSpec};
 pub use spec::{Presentable, StructuredModel};
 pub use structured_output::{IntoStructured, Structured, StructuredFuture};
 pub use tool_set::ListingCache;
-pub use validation_error::ValidationError;
 
 /// The name of the selection argument (wire format §7).
 pub(crate) const SELECT: &str = "_select";
 
 /// Removes `key` from `map` and keeps the order of the other members, with or without `serde_json`'s
-/// `preserve_order` (which the runtime never switches on: `shift_remove` exists only with it, and
-/// `remove` under it moves the last member into the gap).
+/// `preserve_order` (which the runtime never switches on, but a user's build may: `shift_remove`
+/// exists only with it, and `remove` under it moves the last member into the gap). In place:
+/// `retain` keeps the order under both.
 pub(crate) fn remove_in_order(
     map: &mut serde_json::Map<String, serde_json::Value>,
     key: &str,
 ) -> Option<serde_json::Value> {
-    if !map.contains_key(key) {
-        return None;
-    }
     let mut removed = None;
-    for (name, value) in std::mem::take(map) {
+    map.retain(|name, value| {
         if name == key {
-            removed = Some(value);
+            removed = Some(std::mem::take(value));
+            false
         } else {
-            map.insert(name, value);
+            true
         }
-    }
+    });
     removed
 }

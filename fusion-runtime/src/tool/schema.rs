@@ -2,16 +2,19 @@
 //! (wire format §7.1–§7.2, §10, §11.3): the flattened `inputSchema`, `_select`, the description, the
 //! `outputSchema`, the annotations and the compiled checks.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use super::SELECT;
-use super::definition::{ActionDef, ToolDefinition};
+use super::args::shape::{Compiler, Extra, SchemaError};
+use super::definition::{ActionDef, CallNames, ToolDefinition};
 use super::definition_error::DefinitionError;
 use super::description::{self, ActionDescriptor};
 use super::merge::{self, CLASH_ADVICE, Clash, MergedField};
 use super::select_schema::{names_of, select_property};
-use super::shape::{Compiler, Extra, SchemaError};
 use super::spec::{ActionRef, ActionSpec, ToolSpec};
+use super::wide_integers::WideIntegerScan;
 
 /// The description of the discriminator property (wire format §7.1).
 const DISCRIMINATOR_DESCRIPTION: &str = "Which operation to perform";
@@ -192,6 +195,7 @@ impl<'a> Builder<'a> {
         self.check_reserved(&schema_actions)?;
         self.check_wide_integers(discriminator.is_some(), &schema_actions)?;
 
+        let tool_name: Arc<str> = Arc::from(&*self.spec.name);
         let mut compiler = Compiler::new(self.schema);
         let mut actions = Vec::with_capacity(schema_actions.len());
         for (schema_action, spec) in schema_actions.iter().zip(&specs) {
@@ -227,6 +231,7 @@ impl<'a> Builder<'a> {
             };
             actions.push(ActionDef {
                 key: schema_action.key.clone(),
+                names: call_names(&tool_name, discriminator.is_some(), &schema_action.key),
                 select_names,
                 description,
                 required,
@@ -530,83 +535,6 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// The search for a 128-bit integer format that serde would have to read from its content
-/// buffer (see `Builder::check_wide_integers`).
-struct WideIntegerScan<'a> {
-    defs: Option<&'a Map<String, Value>>,
-    /// `$ref`s already followed, so recursive types end the search.
-    refs: Vec<&'a str>,
-    /// Member names from the arguments' root.
-    path: Vec<String>,
-}
-
-impl<'a> WideIntegerScan<'a> {
-    /// The path of the first 128-bit integer at or below `schema` read through the buffer
-    /// (`buffered`: an enclosing enum is buffered already).
-    fn find(&mut self, schema: &'a Value, buffered: bool) -> Option<String> {
-        let map = schema.as_object()?;
-        if buffered
-            && matches!(
-                map.get("format").and_then(Value::as_str),
-                Some("int128" | "uint128")
-            )
-        {
-            return Some(self.path.join("."));
-        }
-        if let Some(reference) = map.get("$ref").and_then(Value::as_str)
-            && !self.refs.contains(&reference)
-        {
-            self.refs.push(reference);
-            let target = reference
-                .strip_prefix("#/$defs/")
-                .and_then(|name| self.defs?.get(name));
-            if let Some(found) = target.and_then(|t| self.find(t, buffered)) {
-                return Some(found);
-            }
-        }
-        for key in ["oneOf", "anyOf", "allOf"] {
-            let Some(branches) = map.get(key).and_then(Value::as_array) else {
-                continue;
-            };
-            // A nullable value (one branch besides `null`) is read directly; two or more
-            // branches are an enum, and a flattened part (`allOf`) is buffered as well.
-            let not_null = branches
-                .iter()
-                .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"))
-                .count();
-            let inner = buffered || key == "allOf" || not_null > 1;
-            for branch in branches {
-                if let Some(found) = self.find(branch, inner) {
-                    return Some(found);
-                }
-            }
-        }
-        if let Some(properties) = map.get("properties").and_then(Value::as_object) {
-            for (name, property) in properties {
-                self.path.push(name.clone());
-                let found = self.find(property, buffered);
-                self.path.pop();
-                if found.is_some() {
-                    return found;
-                }
-            }
-        }
-        for key in ["items", "additionalProperties"] {
-            if let Some(found) = map.get(key).and_then(|s| self.find(s, buffered)) {
-                return Some(found);
-            }
-        }
-        if let Some(items) = map.get("prefixItems").and_then(Value::as_array) {
-            for item in items {
-                if let Some(found) = self.find(item, buffered) {
-                    return Some(found);
-                }
-            }
-        }
-        None
-    }
-}
-
 fn schema_action(key: String, object: &Map<String, Value>) -> SchemaAction<'_> {
     let properties = object
         .get("properties")
@@ -623,6 +551,20 @@ fn schema_action(key: String, object: &Map<String, Value>) -> SchemaAction<'_> {
         object,
         properties,
         required,
+    }
+}
+
+/// The names every call of the action `key` carries (`key` is empty for a flat tool).
+fn call_names(tool: &Arc<str>, discriminated: bool, key: &str) -> CallNames {
+    let (action, reference) = if discriminated {
+        (Some(Arc::from(key)), Arc::from(format!("{tool}/{key}")))
+    } else {
+        (None, Arc::clone(tool))
+    };
+    CallNames {
+        tool: Arc::clone(tool),
+        action,
+        reference,
     }
 }
 

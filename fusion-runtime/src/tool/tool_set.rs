@@ -11,12 +11,12 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use serde_json::Value;
 
+use super::args::read_tool;
 use super::call::{Call, InternalFailure, report_to_stderr};
 use super::definition::{ToolDefinition, input_schema_of};
 use super::definition_error::DefinitionError;
 use super::handler::{AsyncHandler, Handler};
 use super::input::Tool;
-use super::routing::read_tool;
 use super::targets::{self, Resolution, resolve};
 use crate::response::{Format, ToolError, ToolResponse};
 
@@ -317,7 +317,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
         self.insert(
             definition,
             Erased::Sync(Box::new(move |arguments, call, report| {
-                match read_tool::<T>(arguments, &call.reference) {
+                match read_tool::<T>(&arguments, &call.reference) {
                     Ok(input) => call.respond(report, || handler.handle(&state, input, call)),
                     Err(response) => response,
                 }
@@ -392,7 +392,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
         self.insert(
             definition,
             Erased::Async(Box::new(move |arguments, call, report| {
-                let input = match read_tool::<T>(arguments, &call.reference) {
+                let input = match read_tool::<T>(&arguments, &call.reference) {
                     Ok(input) => input,
                     Err(response) => return Box::pin(std::future::ready(response)),
                 };

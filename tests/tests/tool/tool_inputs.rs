@@ -304,7 +304,54 @@ fn the_task_tracker_filters_and_updates_with_one_status_field() {
     );
 }
 
-/// A field serde renames is left by the derive to the definition, which sees the schemas.
+/// The one rule on shared fields is the definition's: a derived tool whose actions give a field
+/// two types compiles, and building it names every clash (the user's own types included, which
+/// only the schemas tell apart).
+#[derive(Deserialize, schemars::JsonSchema)]
+#[allow(dead_code, reason = "only the schema is read")]
+struct Owner {
+    name: String,
+}
+
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[serde(tag = "action", rename_all = "snake_case")]
+#[allow(dead_code, reason = "only the definition is read")]
+enum DerivedClashes {
+    ListTasks {
+        status: Option<String>,
+        limit: Option<u32>,
+        owner: Option<Owner>,
+    },
+    UpdateStatus {
+        id: String,
+        status: String,
+        owner: Owner,
+    },
+    Reorder {
+        id: Option<i64>,
+        limit: Vec<u32>,
+    },
+    Untag {
+        done: bool,
+    },
+    Retype {
+        done: Option<String>,
+    },
+}
+
+#[test]
+fn a_derived_tool_with_clashes_stops_its_definition_naming_every_one() {
+    let error = DerivedClashes::definition().expect_err("three fields clash");
+    // The clashes the derive used to report at compile time (`String`/`i64`, `Option<u32>`/
+    // `Vec<u32>`, `bool`/`Option<String>`), each with both actions and both types; `owner` is
+    // `Owner` and `Option<Owner>`, one type.
+    assert_eq!(
+        error.to_string(),
+        "tool `derived_clashes` cannot be defined: fields have different types in different actions (3 clashes); give each field one type in every action (`T` in one action and `Option<T>` in another is fine: it is required only where it is not an `Option`), or rename one of the fields:\n  - the field `id` is a string in action `update_status` and an optional integer (`i64`) in action `reorder`\n  - the field `limit` is an optional integer (`u32`) in action `list_tasks` and a list of integers (`u32`) in action `reorder`\n  - the field `done` is a boolean (`bool`) in action `untag` and an optional string in action `retype`"
+    );
+}
+
+/// A field serde renames is a clash like any other: the definition sees the schemas.
 #[derive(Deserialize, schemars::JsonSchema, Tool)]
 #[serde(tag = "action", rename_all = "snake_case")]
 #[allow(dead_code, reason = "only the definition is read")]

@@ -176,6 +176,21 @@ impl ServerHandler for FusionServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // The answer's future is large (the handler's, the asking rounds' requests): boxed, it
+        // is allocated once, where inline it made every future rmcp moves and spawns for the
+        // request that much larger (about 70,000 instructions of copying per HTTP call).
+        Box::pin(self.call(request, context)).await
+    }
+}
+
+impl FusionServer {
+    /// `tools/call`: the tool's answer, its UI blocks sent to the view when the client renders
+    /// the tool's app.
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         // wire format §4.6: UI blocks go to the view when the client renders the tool's app.
         let to_view = self.ui_app
             && self
@@ -188,9 +203,7 @@ impl ServerHandler for FusionServer {
         }
         self.answer_call(request, &context, to_view).await
     }
-}
 
-impl FusionServer {
     /// A call of one of the server's tools; its handler may ask (module `asking`).
     #[cfg(feature = "request-state")]
     async fn answer_call(

@@ -17,30 +17,67 @@ use super::problems::{Bound, Expected, JsonType, Problem, ProblemKind, describe_
 use super::shape::{Extra, ObjectShape, Shape, ShapeId, Shapes, enum_text, float_bound};
 use crate::encode::echo::{ECHO_MAX_CHARS, cut};
 
-/// A path from the arguments' root: member names and element indexes.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Path(Vec<String>);
-
-/// A member name the caller chose, as a path segment: cut past [`ECHO_MAX_CHARS`] characters
-/// (the attribute it lands in escapes it), so a huge key cannot make a huge envelope.
-fn caller_key(name: &str) -> String {
-    cut(name, ECHO_MAX_CHARS).into_owned()
+/// A path from the arguments' root: member names and element indexes, each step borrowed from
+/// its parent's frame, so a walk that finds nothing allocates nothing for paths; the text is
+/// made only for a problem.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    step: Step<'a>,
 }
 
-impl Path {
-    fn child(&self, segment: impl Into<String>) -> Path {
-        let mut segments = self.0.clone();
-        segments.push(segment.into());
-        Path(segments)
+/// One step of a [`Path`].
+#[derive(Debug, Clone, Copy, Default)]
+enum Step<'a> {
+    /// The arguments as a whole.
+    #[default]
+    Root,
+    /// A member the schema declares.
+    Member(&'a str),
+    /// A member name the caller chose: written cut past [`ECHO_MAX_CHARS`] characters (the
+    /// attribute it lands in escapes it), so a huge key cannot make a huge envelope.
+    CallerKey(&'a str),
+    /// An element of a list.
+    Index(usize),
+}
+
+impl<'a> Path<'a> {
+    fn child(&'a self, step: Step<'a>) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            step,
+        }
+    }
+
+    fn is_root(&self) -> bool {
+        self.parent.is_none()
     }
 
     /// `a.b.0`, or `(root)` for the arguments as a whole.
     pub(crate) fn render(&self) -> String {
-        if self.0.is_empty() {
-            "(root)".to_owned()
-        } else {
-            self.0.join(".")
+        if self.is_root() {
+            return "(root)".to_owned();
         }
+        let mut steps = Vec::new();
+        let mut at = Some(self);
+        while let Some(path) = at {
+            steps.push(path.step);
+            at = path.parent;
+        }
+        let mut text = String::new();
+        for step in steps.iter().rev() {
+            let segment = match step {
+                Step::Root => continue,
+                Step::Member(name) => std::borrow::Cow::Borrowed(*name),
+                Step::CallerKey(name) => cut(name, ECHO_MAX_CHARS),
+                Step::Index(index) => std::borrow::Cow::Owned(index.to_string()),
+            };
+            if !text.is_empty() {
+                text.push('.');
+            }
+            text.push_str(&segment);
+        }
+        text
     }
 }
 
@@ -55,7 +92,7 @@ impl Walker<'_> {
         &self,
         id: ShapeId,
         value: &mut Value,
-        path: &Path,
+        path: &Path<'_>,
         out: &mut Vec<Problem>,
     ) {
         match self.shapes.get(id) {
@@ -118,7 +155,7 @@ impl Walker<'_> {
         items: ShapeId,
         min_items: Option<u64>,
         max_items: Option<u64>,
-        path: &Path,
+        path: &Path<'_>,
         out: &mut Vec<Problem>,
     ) {
         let Some(elements) = value.as_array_mut() else {
@@ -139,7 +176,7 @@ impl Walker<'_> {
             if out.len() > MAX_PROBLEMS {
                 break;
             }
-            self.check(items, element, &path.child(index.to_string()), out);
+            self.check(items, element, &path.child(Step::Index(index)), out);
         }
         if let Some(reason) = reason {
             out.push(Problem::new(
@@ -157,26 +194,31 @@ impl Walker<'_> {
         &self,
         object: &ObjectShape,
         map: &mut Map<String, Value>,
-        path: &Path,
+        path: &Path<'_>,
         out: &mut Vec<Problem>,
     ) {
         for member in &object.members {
             let absent_null =
                 matches!(map.get(&member.name), Some(Value::Null)) && !member.required;
             if absent_null {
-                super::remove_in_order(map, &member.name);
+                crate::tool::remove_in_order(map, &member.name);
                 continue;
             }
             match map.get_mut(&member.name) {
                 None if member.required => out.push(Problem::new(
-                    path.child(member.name.clone()).render(),
+                    path.child(Step::Member(&member.name)).render(),
                     ProblemKind::Missing {
                         expected: self.shapes.expected(member.shape),
                     },
                 )),
                 None => {}
                 Some(value) => {
-                    self.check(member.shape, value, &path.child(member.name.clone()), out);
+                    self.check(
+                        member.shape,
+                        value,
+                        &path.child(Step::Member(&member.name)),
+                        out,
+                    );
                 }
             }
         }
@@ -188,7 +230,7 @@ impl Walker<'_> {
         &self,
         object: &ObjectShape,
         map: &mut Map<String, Value>,
-        path: &Path,
+        path: &Path<'_>,
         also_valid: &[&str],
         out: &mut Vec<Problem>,
     ) {
@@ -204,7 +246,7 @@ impl Walker<'_> {
                     }
                     if !declared(name) {
                         out.push(Problem::new(
-                            path.child(caller_key(name)).render(),
+                            path.child(Step::CallerKey(name)).render(),
                             ProblemKind::UnknownField {
                                 valid: Self::valid_fields(object, path, also_valid),
                             },
@@ -218,7 +260,7 @@ impl Walker<'_> {
                         break;
                     }
                     if !declared(name) {
-                        self.check(shape, value, &path.child(caller_key(name)), out);
+                        self.check(shape, value, &path.child(Step::CallerKey(name)), out);
                     }
                 }
             }
@@ -227,14 +269,15 @@ impl Walker<'_> {
 
     /// The valid member names of an object, for an unknown-field detail: at the root the
     /// caller's order (discriminator, fields, `_select`), elsewhere the declared members.
-    fn valid_fields(object: &ObjectShape, path: &Path, also_valid: &[&str]) -> Vec<String> {
+    fn valid_fields(object: &ObjectShape, path: &Path<'_>, also_valid: &[&str]) -> Vec<String> {
         let fields = object.members.iter().map(|m| m.name.clone());
-        if path.0.is_empty() {
+        if path.is_root() {
             // At the root, `also_valid` is [discriminator?, "_select"?] and the discriminator
             // leads the list while `_select` closes it.
             let mut names = Vec::new();
-            let (lead, tail): (Vec<&str>, Vec<&str>) =
-                also_valid.iter().partition(|name| **name != super::SELECT);
+            let (lead, tail): (Vec<&str>, Vec<&str>) = also_valid
+                .iter()
+                .partition(|name| **name != crate::tool::SELECT);
             names.extend(lead.into_iter().map(str::to_owned));
             names.extend(fields);
             names.extend(tail.into_iter().map(str::to_owned));
@@ -249,7 +292,7 @@ impl Walker<'_> {
         tag: &str,
         variants: &[(String, ShapeId)],
         value: &mut Value,
-        path: &Path,
+        path: &Path<'_>,
         out: &mut Vec<Problem>,
     ) {
         let Some(map) = value.as_object_mut() else {
@@ -257,7 +300,7 @@ impl Walker<'_> {
             return;
         };
         let names: Vec<String> = variants.iter().map(|(name, _)| name.clone()).collect();
-        let tag_path = path.child(tag.to_owned());
+        let tag_path = path.child(Step::Member(tag));
         let chosen = match map.get(tag) {
             None | Some(Value::Null) => {
                 out.push(Problem::new(
@@ -292,7 +335,7 @@ impl Walker<'_> {
         &self,
         branches: &[ShapeId],
         value: &mut Value,
-        path: &Path,
+        path: &Path<'_>,
         out: &mut Vec<Problem>,
     ) {
         // The first branch that accepts the value wins, with its normalisation. Otherwise the
@@ -338,7 +381,7 @@ fn items_word(n: u64) -> &'static str {
     if n == 1 { "item" } else { "items" }
 }
 
-fn wrong_type(path: &Path, value: &Value, expected: Expected) -> Problem {
+fn wrong_type(path: &Path<'_>, value: &Value, expected: Expected) -> Problem {
     Problem::new(
         path.render(),
         ProblemKind::WrongType {
@@ -353,7 +396,7 @@ fn check_str(
     options: Option<&[String]>,
     min_len: Option<u64>,
     max_len: Option<u64>,
-    path: &Path,
+    path: &Path<'_>,
     out: &mut Vec<Problem>,
 ) {
     let Value::String(text) = value else {
@@ -397,7 +440,7 @@ fn check_integer(
     value: &mut Value,
     min: Option<i128>,
     max: Option<i128>,
-    path: &Path,
+    path: &Path<'_>,
     out: &mut Vec<Problem>,
 ) {
     let Value::Number(number) = value else {
@@ -461,7 +504,7 @@ fn check_number(
     value: &Value,
     min: Option<f64>,
     max: Option<f64>,
-    path: &Path,
+    path: &Path<'_>,
     out: &mut Vec<Problem>,
 ) {
     let Some(x) = value.as_f64() else {

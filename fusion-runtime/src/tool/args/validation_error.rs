@@ -84,7 +84,7 @@ impl From<ValidationError> for ToolResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::problems::{Bound, Expected, JsonType, ProblemKind};
+    use crate::tool::{Bound, Expected, JsonType, ProblemKind};
 
     #[test]
     fn v63_details() {

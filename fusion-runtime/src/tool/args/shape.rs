@@ -348,7 +348,7 @@ impl<'a> Compiler<'a> {
         // is left to serde.
         let mut merged = ObjectShape::default();
         let mut own = map.clone();
-        super::remove_in_order(&mut own, "allOf");
+        crate::tool::remove_in_order(&mut own, "allOf");
         let mut all = Vec::with_capacity(parts.len() + 1);
         if own.contains_key("properties") {
             all.push(self.compile_map(&own)?);
