@@ -38,6 +38,8 @@ pub struct Tool {
     pub check: Option<Expr>,
     /// `format = compact_json`: the data block format of what the tool presents.
     pub format: Option<crate::presenter::attr::Format>,
+    /// `lean`: the static rules said once in the description (`ToolSpec::lean`).
+    pub lean: bool,
     /// One per action, in declaration order (skipped variants left out).
     pub actions: Vec<Action>,
 }
@@ -180,6 +182,7 @@ impl Tool {
                 (None, None) => None,
             },
             format,
+            lean: args.flag(key::LEAN).is_some(),
             actions: Vec::new(),
         };
         (args, tool)
@@ -221,6 +224,7 @@ impl Tool {
                         | key::CRATE
                         | key::TITLE
                         | key::IDEMPOTENT
+                        | key::LEAN
                         | key::OPEN_WORLD
                         | key::CLOSED_WORLD
                 )

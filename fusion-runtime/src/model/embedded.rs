@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
-use super::{FieldMask, Model};
+use super::{FieldMask, Model, StaticRules};
 
 /// A value an `#[embed]` field can hold, written as data: a model, or an optional value, box,
 /// `Arc`, reference, list or slice of models.
@@ -27,6 +27,12 @@ pub trait EmbedData {
     /// needs no proof that the child presents with some context, which for a chain of models
     /// embedding each other costs the compiler a proof the length of the chain per model.
     const DECLARES_UI: bool = false;
+
+    /// Adds the static item rules of the embedded model and of the models it embeds
+    /// ([`Model::static_rules`]) to `out`; the default adds nothing.
+    fn embedded_static_rules(out: &mut StaticRules) {
+        let _ = out;
+    }
 
     /// Writes the value; a collection keeps at most its model's agent limit and at most `cap`
     /// items (`None`: no cap).
@@ -46,6 +52,10 @@ pub(crate) fn embedded_len<T: Model>(len: usize, cap: Option<usize>) -> usize {
 impl<T: Model> EmbedData for [T] {
     const DECLARES_UI: bool = T::DECLARES_UI;
 
+    fn embedded_static_rules(out: &mut StaticRules) {
+        <T as Model>::static_rules(out);
+    }
+
     fn write_embedded<S: Serializer>(
         &self,
         cap: Option<usize>,
@@ -59,6 +69,10 @@ impl<T: Model> EmbedData for [T] {
 impl<T: Model> EmbedData for Vec<T> {
     const DECLARES_UI: bool = T::DECLARES_UI;
 
+    fn embedded_static_rules(out: &mut StaticRules) {
+        <T as Model>::static_rules(out);
+    }
+
     fn write_embedded<S: Serializer>(
         &self,
         cap: Option<usize>,
@@ -70,6 +84,10 @@ impl<T: Model> EmbedData for Vec<T> {
 
 impl<E: EmbedData> EmbedData for Option<E> {
     const DECLARES_UI: bool = E::DECLARES_UI;
+
+    fn embedded_static_rules(out: &mut StaticRules) {
+        E::embedded_static_rules(out);
+    }
 
     fn write_embedded<S: Serializer>(
         &self,
@@ -89,6 +107,10 @@ macro_rules! forward_embed_data {
         $(
             impl<E: EmbedData + ?Sized> EmbedData for $pointer {
                 const DECLARES_UI: bool = E::DECLARES_UI;
+
+                fn embedded_static_rules(out: &mut StaticRules) {
+                    E::embedded_static_rules(out);
+                }
 
                 fn write_embedded<S: Serializer>(
                     &self,

@@ -56,6 +56,13 @@ pub trait Model: Serialize {
     /// an embedded one at any depth (wire format §6.8), keeps its first this many items.
     const AGENT_LIMIT: Option<usize> = None;
 
+    /// Adds the static item rules of this model, then those of the models it embeds, to `out`
+    /// (wire format §6.12; see [`StaticRules`](super::StaticRules)). `#[derive(Presenter)]`
+    /// writes it; the default adds nothing, so a lean tool then says these rules in its answers.
+    fn static_rules(out: &mut super::StaticRules) {
+        let _ = out;
+    }
+
     /// Writes the wire form keeping only the members in `selection` (redaction applied).
     fn serialize_selected<S: Serializer>(
         &self,

@@ -4,7 +4,7 @@
 
 use std::marker::PhantomData;
 
-use crate::model::{EmbedData, FieldMask};
+use crate::model::{EmbedData, FieldMask, StaticRules};
 
 /// The mask the plain `Serialize` impl writes with: every member, nothing allocated.
 pub static ALL_FIELDS: FieldMask = FieldMask::ALL;
@@ -28,12 +28,22 @@ pub struct DeclaresUiProbe<E: ?Sized>(PhantomData<E>);
 impl<E: EmbedData + ?Sized> DeclaresUiProbe<E> {
     /// The embedded type's `DECLARES_UI`.
     pub const DECLARES_UI: bool = E::DECLARES_UI;
+
+    /// Adds the embedded type's static rules ([`EmbedData::embedded_static_rules`]) to `out`.
+    pub fn static_rules(out: &mut StaticRules) {
+        E::embedded_static_rules(out);
+    }
 }
 
 /// The answer of [`DeclaresUiProbe`] for a type that embeds nothing (generated code imports it).
 pub trait DeclaresUiFallback {
     /// Nothing embedded, no UI.
     const DECLARES_UI: bool = false;
+
+    /// Nothing embedded, no rules.
+    fn static_rules(out: &mut StaticRules) {
+        let _ = out;
+    }
 }
 
 impl<E: ?Sized> DeclaresUiFallback for DeclaresUiProbe<E> {}

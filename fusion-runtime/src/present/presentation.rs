@@ -4,7 +4,7 @@
 
 use serde::{Serialize, Serializer};
 
-use super::engine::{Cut, Items, Parts, Presenter, cut_items};
+use super::engine::{Cut, Items, Parts, Presenter, Scope, cut_items};
 use crate::encode::EncodeError;
 use crate::encode::json;
 use crate::encode::toon::table::Members;
@@ -25,6 +25,8 @@ pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
     pub(crate) default_format: Option<Format>,
     /// The budget of the call, the tool or the tool set (wire format §17.1), the tightest one.
     pub(crate) max_tokens: Option<usize>,
+    /// For a lean tool (wire format §6.12): the static rules its description says; `None`: not lean.
+    pub(crate) said: Option<&'a [&'static str]>,
 }
 
 /// Presents a single value.
@@ -36,6 +38,7 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         format: None,
         default_format: None,
         max_tokens: None,
+        said: None,
     }
 }
 
@@ -48,6 +51,7 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         format: None,
         default_format: None,
         max_tokens: None,
+        said: None,
     }
 }
 
@@ -82,6 +86,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             format: self.format,
             default_format: self.default_format,
             max_tokens: self.max_tokens,
+            said: self.said,
         }
     }
 
@@ -121,6 +126,16 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
         self.within(Some(max_tokens))
     }
 
+    /// Presents for a lean tool (wire format §6.12) whose description says the static rules
+    /// `said`: they are left out of the answer, and a `_select` that leaves out a member of the
+    /// model leaves out the dynamic rules and the suggestions too. [`Call::present`](crate::Call::present)
+    /// does this for a tool made lean with [`ToolSpec::lean`](crate::tool::ToolSpec::lean) or
+    /// [`ToolSet::lean`](crate::ToolSet::lean).
+    pub fn lean(mut self, said: &'a [&'static str]) -> Self {
+        self.said = Some(said);
+        self
+    }
+
     /// How many items this presents (1 for a single value).
     pub(crate) fn items_len(&self) -> usize {
         match self.items {
@@ -149,9 +164,22 @@ pub(crate) struct Shape<'a, Ctx: ?Sized> {
     pub(crate) ctx: &'a Ctx,
     pub(crate) mask: Option<&'a FieldMask>,
     pub(crate) format: Format,
+    /// The static rules the tool's description says (wire format §6.12).
+    pub(crate) said: &'a [&'static str],
+    /// Whether the dynamic rules and suggestions are left out (a lean projection, §6.12).
+    pub(crate) projected: bool,
 }
 
 impl<Ctx: ?Sized> Shape<'_, Ctx> {
+    /// What the engine leaves out of this presentation's other blocks.
+    pub(crate) fn scope(&self) -> Scope<'_> {
+        Scope {
+            mask: self.mask,
+            said: self.said,
+            projected: self.projected,
+        }
+    }
+
     /// The response for `items`, cut by `cut` and their child collections by `embed_cut`; and
     /// whether a budget cut something.
     #[inline]
@@ -204,7 +232,7 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
         cut: Cut,
         embed_cut: Cut,
     ) -> (ResponseBuilder, bool) {
-        let parts = Parts::of(items, self.ctx, true, cut, embed_cut, self.mask);
+        let parts = Parts::of(items, self.ctx, true, cut, embed_cut, self.scope());
         let budget_cut = parts.budget_cut;
         (parts.into_builder(builder), budget_cut)
     }

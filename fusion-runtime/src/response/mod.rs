@@ -27,7 +27,7 @@ pub mod ui;
 mod view;
 mod wrap;
 
-pub(crate) use blocks::{EmbedBlock, EmbedKind};
+pub(crate) use blocks::{EmbedBlock, EmbedKind, rules_block};
 pub use builder::{ResponseBuilder, StructuredError};
 pub(crate) use builder::{
     blocks_tokens, toon_presented_all, toon_presented_one, toon_presented_text,

@@ -80,6 +80,11 @@ pub struct ToolDefinition {
     pub(super) suggests: Vec<(&'static str, &'static str)>,
     /// The tool's data block format ([`ToolSpec::format`](super::ToolSpec::format)).
     pub(super) format: Option<crate::response::Format>,
+    /// The static rules of the models it presents (wire format §6.12), each once.
+    pub(super) static_rules: Arc<[&'static str]>,
+    /// Whether it is lean ([`ToolSpec::lean`](super::ToolSpec::lean)): its description then
+    /// ends with those rules, and its answers leave them out.
+    pub(super) lean: bool,
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type
@@ -154,6 +159,27 @@ impl ToolDefinition {
     /// Apps view ([`crate::mcp_app`]).
     pub fn ui_app(&self) -> bool {
         self.ui_app
+    }
+
+    /// Whether the tool is lean ([`ToolSpec::lean`](super::ToolSpec::lean), wire format §6.12).
+    pub fn is_lean(&self) -> bool {
+        self.lean
+    }
+
+    /// The static rules of the models this tool presents, each once (wire format §6.12): what
+    /// a lean tool's description says and its answers leave out.
+    pub fn static_rules(&self) -> &[&'static str] {
+        &self.static_rules
+    }
+
+    /// Makes the tool lean (wire format §6.12): its description ends with the rules block of
+    /// its static rules, when it has any. Doing it twice changes nothing.
+    pub(crate) fn make_lean(&mut self) {
+        if !self.lean && !self.static_rules.is_empty() {
+            self.description.push_str("\n\n");
+            self.description.push_str(&crate::response::rules_block(&self.static_rules));
+        }
+        self.lean = true;
     }
 
     /// The tool's response budget in tokens (wire format §17.1), if it declares one.

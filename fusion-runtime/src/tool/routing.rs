@@ -91,6 +91,7 @@ impl ToolDefinition {
             format: self.format,
             default_format: None,
             asking: std::sync::Arc::default(),
+            said: self.lean.then(|| self.static_rules.clone()),
         };
         Ok((arguments, call))
     }

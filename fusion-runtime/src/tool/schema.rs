@@ -252,7 +252,7 @@ impl<'a> Builder<'a> {
         let description = self.description(discriminator.as_deref(), &actions);
         let output_schema = self.output_schema(!select_names.is_empty())?;
         let annotations = annotations(self.spec, &actions);
-        Ok(ToolDefinition {
+        let mut definition = ToolDefinition {
             name: self.spec.name.to_string(),
             description,
             discriminator,
@@ -267,7 +267,25 @@ impl<'a> Builder<'a> {
             advertise_max_tokens: self.spec.advertise_max_tokens,
             suggests: self.suggests(),
             format: self.spec.format,
-        })
+            static_rules: self.static_rules(),
+            lean: false,
+        };
+        if self.spec.lean {
+            definition.make_lean();
+        }
+        Ok(definition)
+    }
+
+    /// The static rules of every model the actions present, each once, in the order of the
+    /// actions and their models (wire format §6.12).
+    fn static_rules(&self) -> std::sync::Arc<[&'static str]> {
+        let mut out = crate::model::StaticRules::default();
+        for (_, action) in &self.spec.actions {
+            for returned in &action.returns {
+                (returned.static_rules)(&mut out);
+            }
+        }
+        out.into_vec().into()
     }
 
     /// The fixed suggestion targets of every model the actions present, once each.

@@ -43,6 +43,39 @@ impl<'a> Gen<'_, 'a> {
         }
     }
 
+    /// `fn static_rules` of the `Model` impl (wire format §6.12): the model's own static item
+    /// rules, then each embedded field's, read through the same probe as `DECLARES_UI` (a type
+    /// that embeds nothing adds nothing). Nothing (the default adds nothing) without either.
+    pub(super) fn static_rules_fn(&self) -> TokenStream {
+        let p = &self.p;
+        let own: Vec<&str> = self
+            .model
+            .decls
+            .iter()
+            .filter_map(|decl| decl.static_item_rule())
+            .collect();
+        let children = self.checked_embeds();
+        if own.is_empty() && children.is_empty() {
+            return quote!();
+        }
+        let visit = (!children.is_empty()).then(|| {
+            let terms = children
+                .iter()
+                .map(|ty| quote!(<#p::DeclaresUiProbe<#ty>>::static_rules(__fusion_out);));
+            quote! {
+                use #p::DeclaresUiFallback as _;
+                #(#terms)*
+            }
+        });
+        quote! {
+            fn static_rules(__fusion_out: &mut #p::StaticRules) {
+                if #p::StaticRules::enter::<Self>(__fusion_out, &[#(#own),*]) {
+                    #visit
+                }
+            }
+        }
+    }
+
     /// `<Ty as Embeddable>` (no declared context) or `<Ty as EmbeddableIn<Ctx>>`, spanned at
     /// the field's type, for an embedded type a constant can name: every use of the field
     /// goes through it, so a type that is no presenter gets one error there (the compiler

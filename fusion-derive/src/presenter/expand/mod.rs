@@ -289,6 +289,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         let name = &self.model.name;
         let serde_name = &self.model.serde_name;
         let declares_ui = self.declares_ui();
+        let static_rules = self.static_rules_fn();
         let suggests = self.suggests();
         let agent_limit = self
             .model
@@ -338,6 +339,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 #declares_ui
                 #suggests
                 #agent_limit
+                #static_rules
 
                 fn serialize_selected<__S: #p::serde::Serializer>(
                     &self,
@@ -518,6 +520,10 @@ pub fn embed_data_impl(
         #[automatically_derived]
         impl #impl_generics #p::EmbedData for #ident #ty_generics #where_clause {
             const DECLARES_UI: #p::bool = <Self as #p::Model>::DECLARES_UI;
+
+            fn embedded_static_rules(__fusion_out: &mut #p::StaticRules) {
+                <Self as #p::Model>::static_rules(__fusion_out);
+            }
 
             #[inline]
             fn write_embedded<__S: #p::serde::Serializer>(

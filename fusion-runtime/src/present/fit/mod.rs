@@ -75,10 +75,16 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
             .selection
             .filter(|s| !s.is_empty())
             .map(|s| FieldMask::of::<T>(s));
+        // A lean call whose `_select` leaves out a member is a projection (wire format §6.12).
+        let members = T::WIRE_NAMES.len();
+        let projected = self.said.is_some()
+            && mask.as_ref().is_some_and(|mask| mask.count(members) < members);
         let shape = Shape {
             ctx: self.ctx,
             mask: mask.as_ref(),
             format: self.resolved_format(),
+            said: self.said.unwrap_or(&[]),
+            projected,
         };
         let mut fitted = match tightest(self.max_tokens, T::MAX_TOKENS) {
             None => Fitted {
@@ -174,7 +180,7 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     }
     let items = &all[..by_limit];
     let data = RefCell::new(data);
-    let mut parts = PrefixParts::new(all, shape.ctx, shape.mask, budget);
+    let mut parts = PrefixParts::new(all, shape.ctx, shape.scope(), budget);
     // The other blocks' tokens of each prefix probed, for the aim; first those of no item (the
     // static rules, the summary, the collection's blocks of nothing): what does not grow.
     let mut measured = Measured::default();

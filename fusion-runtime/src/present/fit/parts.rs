@@ -5,8 +5,7 @@
 //! it. A search that tries a long prefix and then shorter ones presents each item once; one that
 //! goes up again presents only the items it had taken back.
 
-use super::super::engine::{Cut, ItemParts, Items, Mark, Presenter, cut_items};
-use crate::model::FieldMask;
+use super::super::engine::{Cut, ItemParts, Items, Mark, Presenter, Scope, cut_items};
 use crate::response::ResponseBuilder;
 
 /// The other blocks of the prefixes of `all`.
@@ -28,10 +27,10 @@ impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
     pub(super) fn new(
         all: &'a [T],
         ctx: &'a Ctx,
-        mask: Option<&'a FieldMask>,
+        scope: Scope<'a>,
         budget: usize,
     ) -> Self {
-        let parts = ItemParts::new::<T, Ctx>(true, Cut::NONE, mask);
+        let parts = ItemParts::new::<T, Ctx>(true, Cut::NONE, scope);
         PrefixParts {
             all,
             ctx,

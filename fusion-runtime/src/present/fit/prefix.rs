@@ -396,6 +396,8 @@ mod tests {
             ctx: &(),
             mask: None,
             format,
+            said: &[],
+            projected: false,
         }
     }
 

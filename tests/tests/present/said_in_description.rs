@@ -1,0 +1,259 @@
+//! Lean tools (wire format §6.12): the static rules of the models a tool presents are said once,
+//! in its `tools/list` description, and left out of its answers; a `_select` that leaves out a
+//! member answers the projection alone. Vectors V193–V195.
+
+use fusion_runtime::present::{Format, StaticRules};
+use fusion_runtime::{Call, Presenter, Tool, ToolSet};
+use serde::Deserialize;
+use serde_json::json;
+
+/// wire format V193: a line of an order, with a static rule.
+#[derive(Presenter, Clone)]
+#[rule("qty is in units.")]
+struct Line {
+    sku: String,
+    qty: u32,
+}
+
+/// wire format V193: an order, its static and dynamic rules, a suggestion, an embedded list.
+#[derive(Presenter, Clone)]
+#[rule("total is in cents.")]
+#[rule("Order {id} is open: confirm it.", when = Self::open)]
+#[suggest(tool = "orders.confirm", reason = "Confirm it", when = Self::open)]
+struct Order {
+    id: String,
+    status: String,
+    total: u64,
+    #[embed]
+    lines: Vec<Line>,
+}
+
+impl Order {
+    fn open(&self) -> bool {
+        self.status == "open"
+    }
+}
+
+/// Manage orders
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(name = "orders", select, lean)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Orders {
+    #[fusion(returns = Order)]
+    Get { id: String },
+    #[fusion(returns = [Order])]
+    List {},
+    Confirm { id: String },
+}
+
+// The same tool, not lean.
+/// Manage orders
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(name = "orders", select)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum PlainOrders {
+    #[fusion(returns = Order)]
+    Get { id: String },
+    #[fusion(returns = [Order])]
+    List {},
+    Confirm { id: String },
+}
+
+fn orders() -> Vec<Order> {
+    vec![
+        Order {
+            id: "O1".into(),
+            status: "open".into(),
+            total: 1250,
+            lines: vec![Line {
+                sku: "A".into(),
+                qty: 2,
+            }],
+        },
+        Order {
+            id: "O2".into(),
+            status: "paid".into(),
+            total: 300,
+            lines: vec![],
+        },
+    ]
+}
+
+fn answer(call: &Call, get: Option<&str>) -> fusion_runtime::ToolResponse {
+    let all = orders();
+    match get {
+        Some(id) => {
+            let order = all.iter().find(|o| o.id == id).unwrap();
+            call.present(order).build().unwrap()
+        }
+        None => call.present_all(&all).build().unwrap(),
+    }
+}
+
+fn lean() -> ToolSet {
+    ToolSet::new()
+        .tool(|input: Orders, call: &Call| match input {
+            Orders::Get { id } => answer(call, Some(&id)),
+            Orders::List {} => answer(call, None),
+            Orders::Confirm { id } => fusion_runtime::success(&id).unwrap(),
+        })
+        .unwrap()
+}
+
+fn plain() -> ToolSet {
+    ToolSet::new()
+        .tool(|input: PlainOrders, call: &Call| match input {
+            PlainOrders::Get { id } => answer(call, Some(&id)),
+            PlainOrders::List {} => answer(call, None),
+            PlainOrders::Confirm { id } => fusion_runtime::success(&id).unwrap(),
+        })
+        .unwrap()
+}
+
+#[test]
+fn static_rules_are_the_model_s_then_its_embedded_models_each_once() {
+    assert_eq!(
+        StaticRules::of::<Order>(),
+        ["total is in cents.", "qty is in units."]
+    );
+    assert_eq!(StaticRules::of::<Line>(), ["qty is in units."]);
+}
+
+#[test]
+fn v193_the_description_says_the_static_rules_once() {
+    let tools = lean();
+    let before_lean = plain();
+    let definition = tools.get("orders").unwrap();
+    assert!(definition.is_lean());
+    assert_eq!(
+        definition.description(),
+        format!(
+            "{}\n\n<domain_rules>\n- total is in cents.\n- qty is in units.\n</domain_rules>",
+            before_lean.get("orders").unwrap().description()
+        )
+    );
+    assert_eq!(definition.static_rules(), ["total is in cents.", "qty is in units."]);
+    // `tools/list` carries it.
+    assert_eq!(
+        definition.to_json()["description"],
+        json!(definition.description())
+    );
+    // The tool set's `lean()` does the same, for tools added before and after it.
+    let before = plain().lean();
+    assert_eq!(
+        before.get("orders").unwrap().description(),
+        definition.description()
+    );
+    let after = ToolSet::new()
+        .lean()
+        .tool(|_: PlainOrders, _: &Call| fusion_runtime::success("OK").unwrap())
+        .unwrap();
+    assert_eq!(
+        after.get("orders").unwrap().description(),
+        definition.description()
+    );
+    // Twice is once.
+    assert_eq!(
+        before.lean().get("orders").unwrap().description(),
+        definition.description()
+    );
+}
+
+#[test]
+fn v194_a_lean_answer_leaves_the_said_rules_out() {
+    let response = lean().call("orders", Some(json!({"action": "get", "id": "O1"})));
+    assert_eq!(
+        response.blocks(),
+        [
+            r#"{"id":"O1","status":"open","total":1250,"lines":[{"sku":"A","qty":2}]}"#,
+            "<domain_rules>\n- Order O1 is open: confirm it.\n</domain_rules>",
+            "<action_suggestions>\n- orders.confirm: Confirm it\n</action_suggestions>",
+        ]
+    );
+    // The same call on the tool that is not lean: pretty JSON, every rule in the answer.
+    let before = plain().call("orders", Some(json!({"action": "get", "id": "O1"})));
+    assert_eq!(
+        before.view().data(),
+        response.view().data(),
+        "the same data value"
+    );
+    assert_eq!(
+        before.blocks()[1..],
+        [
+            "<domain_rules>\n- qty is in units.\n</domain_rules>",
+            "<domain_rules>\n- total is in cents.\n- Order O1 is open: confirm it.\n</domain_rules>",
+            "<action_suggestions>\n- orders.confirm: Confirm it\n</action_suggestions>",
+        ]
+    );
+    // A collection: the same.
+    let list = lean().call("orders", Some(json!({"action": "list"})));
+    assert_eq!(list.view().rules(), ["Order O1 is open: confirm it."]);
+    assert!(!list.text().contains("in cents"));
+    assert!(!list.text().contains("in units"));
+}
+
+#[test]
+fn v195_a_projection_answers_its_data_alone() {
+    let arguments = json!({"action": "get", "id": "O1", "_select": ["id", "status"]});
+    let response = lean().call("orders", Some(arguments.clone()));
+    assert_eq!(response.blocks(), [r#"{"id":"O1","status":"open"}"#]);
+    // Not lean: the rules and the suggestion still come (wire format §7.5).
+    let before = plain().call("orders", Some(arguments));
+    assert_eq!(
+        before.view().rules(),
+        ["total is in cents.", "Order O1 is open: confirm it."]
+    );
+    assert_eq!(before.view().suggestions().len(), 1);
+    // A `_select` of every member is no projection.
+    let whole = lean().call(
+        "orders",
+        Some(json!({"action": "get", "id": "O1", "_select": ["id", "status", "total", "lines"]})),
+    );
+    assert_eq!(whole.view().rules(), ["Order O1 is open: confirm it."]);
+    assert_eq!(whole.view().suggestions().len(), 1);
+    // A collection under a projection.
+    let list = lean().call(
+        "orders",
+        Some(json!({"action": "list", "_select": ["id"]})),
+    );
+    assert_eq!(list.blocks(), [r#"[{"id":"O1"},{"id":"O2"}]"#]);
+}
+
+#[test]
+fn a_chosen_format_wins_over_the_lean_default() {
+    let tools = ToolSet::new()
+        .format(Format::Toon)
+        .tool(|input: Orders, call: &Call| match input {
+            Orders::Get { id } => answer(call, Some(&id)),
+            _ => fusion_runtime::success("OK").unwrap(),
+        })
+        .unwrap();
+    let response = tools.call("orders", Some(json!({"action": "get", "id": "O2"})));
+    assert!(response.blocks()[0].starts_with("id: O2"), "{}", response.blocks()[0]);
+    assert_eq!(response.blocks().len(), 1);
+}
+
+/// A model whose static rules a handler presents without `returns`: nothing said, nothing left out.
+#[derive(Presenter)]
+#[rule("Counts are exact.")]
+struct Count {
+    n: u32,
+}
+
+/// Count
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(lean)]
+struct CountThings {}
+
+#[test]
+fn a_rule_the_description_does_not_say_stays_in_the_answer() {
+    let tools = ToolSet::new()
+        .tool(|_: CountThings, call: &Call| call.present(&Count { n: 3 }).build())
+        .unwrap();
+    assert_eq!(tools.get("count_things").unwrap().description(), "Count");
+    let response = tools.call("count_things", Some(json!({})));
+    assert_eq!(
+        response.blocks(),
+        [r#"{"n":3}"#, "<domain_rules>\n- Counts are exact.\n</domain_rules>"]
+    );
+}
