@@ -173,13 +173,29 @@ impl ToolDefinition {
     }
 
     /// Makes the tool lean (wire format §6.12): its description ends with the rules block of
-    /// its static rules, when it has any. Doing it twice changes nothing.
+    /// its static rules, when it has any, and its `_select` description says what a projection
+    /// leaves out. Doing it twice changes nothing.
     pub(crate) fn make_lean(&mut self) {
-        if !self.lean && !self.static_rules.is_empty() {
-            self.description.push_str("\n\n");
-            self.description.push_str(&crate::response::rules_block(&self.static_rules));
+        if self.lean {
+            return;
         }
         self.lean = true;
+        if !self.static_rules.is_empty() {
+            self.description.push_str("\n\n");
+            self.description
+                .push_str(&crate::response::rules_block(&self.static_rules));
+        }
+        let select = self
+            .input_schema
+            .get_mut("properties")
+            .and_then(|properties| properties.get_mut("_select"))
+            .and_then(|select| select.get_mut("description"));
+        if let Some(Value::String(description)) = select {
+            if !description.ends_with('.') {
+                description.push('.');
+            }
+            description.push_str(super::select_schema::LEAN_SELECT_NOTE);
+        }
     }
 
     /// The tool's response budget in tokens (wire format §17.1), if it declares one.

@@ -133,10 +133,12 @@ fn v193_the_description_says_the_static_rules_once() {
         )
     );
     assert_eq!(definition.static_rules(), ["total is in cents.", "qty is in units."]);
-    // `tools/list` carries it.
+    // `tools/list` carries it, and the `_select` description says what a projection leaves out.
+    let entry = definition.to_json();
+    assert_eq!(entry["description"], json!(definition.description()));
     assert_eq!(
-        definition.to_json()["description"],
-        json!(definition.description())
+        entry["inputSchema"]["properties"]["_select"]["description"],
+        "\u{26A1} Context optimization: select only the response fields you need. Omit to receive all fields. For: get, list. Leaving fields out also leaves out the per-item rules and suggestions; omit `_select` for them."
     );
     // The tool set's `lean()` does the same, for tools added before and after it.
     let before = plain().lean();
