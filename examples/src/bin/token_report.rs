@@ -28,9 +28,11 @@
 //! hits, 72 a page, a 5,000-token budget), each call's model-visible tokens (the text blocks) as
 //! a plain server answers (the compact JSON of the same data: the wire value fusion's answer
 //! holds), with fusion's defaults (pretty JSON, UI blocks as text; split into data, UI, rules,
-//! suggestions), with compact JSON alone (`ToolSet::format`, a client without MCP Apps), and with
-//! the lean setup the README recommends for a client that renders MCP Apps (compact JSON, UI
-//! blocks in `_meta`, wire format §4.6).
+//! suggestions), with compact JSON alone (`ToolSet::format`, a client without MCP Apps), with the
+//! lean setup the README recommends (`ToolSet::lean`, wire format §6.12) for a client without MCP
+//! Apps and for one that renders them (UI blocks in `_meta`, wire format §4.6), and the same with
+//! TOON. A lean tool says its static rules once, in `tools/list`: a second table counts the
+//! tokens of each tool set's `tools/list` entries with the defaults and lean, once a session.
 
 use std::process::ExitCode;
 
@@ -404,7 +406,7 @@ struct Hit {
 
 /// Search the notes
 #[derive(Deserialize, schemars::JsonSchema, Tool)]
-#[fusion(name = "search_notes", max_tokens = 5000)]
+#[fusion(name = "search_notes", returns = [Hit], max_tokens = 5000)]
 struct SearchNotes {
     offset: Option<usize>,
 }
@@ -705,7 +707,10 @@ fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::erro
             percent(Cost::of(&toon_apps, bpe).total(), plain_of(&toon_apps)?) / 100.0,
         );
         // One row per tool set (the billing set answers `billing` and `invoice_stats`).
-        if !sessions.iter().any(|(_, text, _, _)| *text == default.descriptions) {
+        if !sessions
+            .iter()
+            .any(|(_, text, _, _)| *text == default.descriptions)
+        {
             let server = label.split(' ').next().unwrap_or(label);
             sessions.push((
                 server,

@@ -2,13 +2,11 @@
 //! description (wire format §6.12): what a lean tool says in `tools/list` instead of in every
 //! answer.
 
-use super::Model;
-
 /// The static item rules of a tree of models, each text once, in the order met: a model's own
 /// rules in declaration order, then those of each embedded field's model, depth first, in field
 /// order (wire format §6.12).
 ///
-/// `#[derive(Presenter)]` writes [`Model::static_rules`], which fills one; a model met again (a
+/// `#[derive(Presenter)]` writes `Model::static_rules`, which fills one; a model met again (a
 /// model embedded twice, or a cycle of models embedding each other) adds nothing.
 ///
 /// ```
@@ -38,13 +36,6 @@ pub struct StaticRules {
 }
 
 impl StaticRules {
-    /// The static item rules of `M` and of the models it embeds.
-    pub fn of<M: Model + ?Sized>() -> Vec<&'static str> {
-        let mut out = StaticRules::default();
-        M::static_rules(&mut out);
-        out.rules
-    }
-
     /// The rules collected, in order.
     pub(crate) fn into_vec(self) -> Vec<&'static str> {
         self.rules

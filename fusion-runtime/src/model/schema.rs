@@ -77,6 +77,15 @@ pub trait Model: Serialize {
     }
 }
 
+impl super::StaticRules {
+    /// The static item rules of `M` and of the models it embeds (wire format §6.12).
+    pub fn of<M: Model + ?Sized>() -> Vec<&'static str> {
+        let mut out = super::StaticRules::default();
+        M::static_rules(&mut out);
+        out.into_vec()
+    }
+}
+
 /// Which members of one model a selection keeps, by field index.
 ///
 /// [`FieldMask::ALL`] keeps everything without allocating; the generated

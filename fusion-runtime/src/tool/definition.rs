@@ -88,6 +88,9 @@ pub struct ToolDefinition {
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type
+/// What the `_select` description of a lean tool adds (wire format §7.2, §6.12): a selection
+/// that leaves members out is a projection.
+const LEAN_SELECT_NOTE: &str = " Leaving fields out also leaves out the per-item rules and suggestions; omit `_select` for them.";
 /// The `_meta` key Claude Code reads for a tool's result size (wire format §17.7).
 const RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";
 /// Characters advertised per token of the budget: a token of response text is rarely more than
@@ -194,7 +197,7 @@ impl ToolDefinition {
             if !description.ends_with('.') {
                 description.push('.');
             }
-            description.push_str(super::select_schema::LEAN_SELECT_NOTE);
+            description.push_str(LEAN_SELECT_NOTE);
         }
     }
 

@@ -9,11 +9,6 @@ use super::spec::ActionSpec;
 /// The description of the `_select` property (wire format §7.2).
 const SELECT_DESCRIPTION: &str = "\u{26A1} Context optimization: select only the response fields you need. Omit to receive all fields.";
 
-/// What the `_select` description of a lean tool adds (wire format §6.12): a selection that
-/// leaves members out is a projection.
-pub(super) const LEAN_SELECT_NOTE: &str =
-    " Leaving fields out also leaves out the per-item rules and suggestions; omit `_select` for them.";
-
 /// wire format §7.2: the wire names of every presented model, once each, in code-unit order.
 pub(super) fn names_of(specs: &[ActionSpec]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();

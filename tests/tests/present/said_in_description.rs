@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 /// wire format V193: a line of an order, with a static rule.
-#[derive(Presenter, Clone)]
+#[derive(Presenter, Clone, Debug)]
 #[rule("qty is in units.")]
 struct Line {
     sku: String,
@@ -16,7 +16,7 @@ struct Line {
 }
 
 /// wire format V193: an order, its static and dynamic rules, a suggestion, an embedded list.
-#[derive(Presenter, Clone)]
+#[derive(Presenter, Clone, Debug)]
 #[rule("total is in cents.")]
 #[rule("Order {id} is open: confirm it.", when = Self::open)]
 #[suggest(tool = "orders.confirm", reason = "Confirm it", when = Self::open)]
@@ -40,10 +40,14 @@ impl Order {
 #[serde(tag = "action", rename_all = "snake_case")]
 enum Orders {
     #[fusion(returns = Order)]
-    Get { id: String },
+    Get {
+        id: String,
+    },
     #[fusion(returns = [Order])]
     List {},
-    Confirm { id: String },
+    Confirm {
+        id: String,
+    },
 }
 
 // The same tool, not lean.
@@ -53,10 +57,14 @@ enum Orders {
 #[serde(tag = "action", rename_all = "snake_case")]
 enum PlainOrders {
     #[fusion(returns = Order)]
-    Get { id: String },
+    Get {
+        id: String,
+    },
     #[fusion(returns = [Order])]
     List {},
-    Confirm { id: String },
+    Confirm {
+        id: String,
+    },
 }
 
 fn orders() -> Vec<Order> {
@@ -132,7 +140,10 @@ fn v193_the_description_says_the_static_rules_once() {
             before_lean.get("orders").unwrap().description()
         )
     );
-    assert_eq!(definition.static_rules(), ["total is in cents.", "qty is in units."]);
+    assert_eq!(
+        definition.static_rules(),
+        ["total is in cents.", "qty is in units."]
+    );
     // `tools/list` carries it, and the `_select` description says what a projection leaves out.
     let entry = definition.to_json();
     assert_eq!(entry["description"], json!(definition.description()));
@@ -214,10 +225,7 @@ fn v195_a_projection_answers_its_data_alone() {
     assert_eq!(whole.view().rules(), ["Order O1 is open: confirm it."]);
     assert_eq!(whole.view().suggestions().len(), 1);
     // A collection under a projection.
-    let list = lean().call(
-        "orders",
-        Some(json!({"action": "list", "_select": ["id"]})),
-    );
+    let list = lean().call("orders", Some(json!({"action": "list", "_select": ["id"]})));
     assert_eq!(list.blocks(), [r#"[{"id":"O1"},{"id":"O2"}]"#]);
 }
 
@@ -231,7 +239,11 @@ fn a_chosen_format_wins_over_the_lean_default() {
         })
         .unwrap();
     let response = tools.call("orders", Some(json!({"action": "get", "id": "O2"})));
-    assert!(response.blocks()[0].starts_with("id: O2"), "{}", response.blocks()[0]);
+    assert!(
+        response.blocks()[0].starts_with("id: O2"),
+        "{}",
+        response.blocks()[0]
+    );
     assert_eq!(response.blocks().len(), 1);
 }
 
@@ -256,6 +268,128 @@ fn a_rule_the_description_does_not_say_stays_in_the_answer() {
     let response = tools.call("count_things", Some(json!({})));
     assert_eq!(
         response.blocks(),
-        [r#"{"n":3}"#, "<domain_rules>\n- Counts are exact.\n</domain_rules>"]
+        [
+            r#"{"n":3}"#,
+            "<domain_rules>\n- Counts are exact.\n</domain_rules>"
+        ]
     );
+}
+
+/// A random order: open or not, with zero to three lines.
+fn an_order() -> impl proptest::strategy::Strategy<Value = Order> {
+    use proptest::prelude::*;
+    (any::<bool>(), 0..4usize, 0..5000u64).prop_map(|(open, lines, total)| Order {
+        id: format!("O{total}"),
+        status: if open { "open" } else { "paid" }.into(),
+        total,
+        lines: (0..lines)
+            .map(|n| Line {
+                sku: format!("S{n}"),
+                qty: u32::try_from(n).unwrap_or(0),
+            })
+            .collect(),
+    })
+}
+
+/// The members of `Order` a `_select` names, from a bit set (0: no `_select`).
+fn selection(bits: u8) -> Option<Vec<&'static str>> {
+    let names = ["id", "status", "total", "lines"];
+    (bits != 0).then(|| {
+        names
+            .iter()
+            .enumerate()
+            .filter(|(at, _)| bits & (1 << at) != 0)
+            .map(|(_, name)| *name)
+            .collect()
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// A lean answer holds the same data value as the answer of the same tool not lean; its
+    /// rules are those minus the rules the description says, and nothing else changes, unless
+    /// the `_select` leaves out a member: then it holds the data alone. The description says
+    /// every rule the answer leaves out.
+    #[test]
+    fn a_lean_answer_is_the_plain_one_without_what_the_description_says(
+        orders in proptest::collection::vec(an_order(), 1..4),
+        bits in 0u8..16,
+        single in proptest::prelude::any::<bool>(),
+    ) {
+        let present = |lean: bool| {
+            let selection = selection(bits);
+            let mut arguments = if single {
+                json!({"action": "get", "id": orders[0].id})
+            } else {
+                json!({"action": "list"})
+            };
+            if let Some(names) = &selection {
+                arguments["_select"] = json!(names);
+            }
+            let all = orders.clone();
+            let handler = move |call: &Call, get: bool| {
+                if get {
+                    call.present(&all[0]).build().unwrap()
+                } else {
+                    call.present_all(&all).build().unwrap()
+                }
+            };
+            let tools = if lean {
+                let handler = handler.clone();
+                ToolSet::new()
+                    .tool(move |input: Orders, call: &Call| {
+                        handler(call, matches!(input, Orders::Get { .. }))
+                    })
+                    .unwrap()
+            } else {
+                ToolSet::new()
+                    .tool(move |input: PlainOrders, call: &Call| {
+                        handler(call, matches!(input, PlainOrders::Get { .. }))
+                    })
+                    .unwrap()
+            };
+            let said: Vec<String> = tools
+                .get("orders")
+                .unwrap()
+                .static_rules()
+                .iter()
+                .map(|rule| (*rule).to_owned())
+                .collect();
+            (tools.call("orders", Some(arguments)), said)
+        };
+        let (lean, said) = present(true);
+        let (plain, _) = present(false);
+        proptest::prop_assert_eq!(lean.view().data(), plain.view().data());
+        let projected = selection(bits).is_some_and(|names| names.len() < 4);
+        // Every rule the model reads: the items of every rules block, the children's included.
+        let rules = |response: &fusion_runtime::ToolResponse| -> Vec<String> {
+            response
+                .blocks()
+                .iter()
+                .filter(|block| block.starts_with("<domain_rules>"))
+                .flat_map(|block| block.lines().filter_map(|line| line.strip_prefix("- ")))
+                .map(str::to_owned)
+                .collect()
+        };
+        let lean_rules = rules(&lean);
+        let plain_rules = rules(&plain);
+        for rule in &lean_rules {
+            proptest::prop_assert!(!said.contains(rule), "said and written: {}", rule);
+        }
+        if projected {
+            proptest::prop_assert_eq!(lean.blocks().len(), 1, "{:?}", lean.blocks());
+        } else {
+            let expected: Vec<&String> = plain_rules.iter().filter(|r| !said.contains(r)).collect();
+            let written: Vec<&String> = lean_rules.iter().collect();
+            proptest::prop_assert_eq!(written, expected);
+            proptest::prop_assert_eq!(lean.view().suggestions(), plain.view().suggestions());
+        }
+        // Nothing the plain answer says is lost without a trace: it is in the answer or said.
+        if !projected {
+            for rule in &plain_rules {
+                proptest::prop_assert!(lean_rules.contains(rule) || said.contains(rule));
+            }
+        }
+    }
 }

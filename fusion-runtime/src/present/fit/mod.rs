@@ -78,7 +78,9 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
         // A lean call whose `_select` leaves out a member is a projection (wire format §6.12).
         let members = T::WIRE_NAMES.len();
         let projected = self.said.is_some()
-            && mask.as_ref().is_some_and(|mask| mask.count(members) < members);
+            && mask
+                .as_ref()
+                .is_some_and(|mask| mask.count(members) < members);
         let shape = Shape {
             ctx: self.ctx,
             mask: mask.as_ref(),

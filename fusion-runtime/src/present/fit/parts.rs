@@ -24,12 +24,7 @@ pub(super) struct PrefixParts<'a, T, Ctx: ?Sized> {
 }
 
 impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
-    pub(super) fn new(
-        all: &'a [T],
-        ctx: &'a Ctx,
-        scope: Scope<'a>,
-        budget: usize,
-    ) -> Self {
+    pub(super) fn new(all: &'a [T], ctx: &'a Ctx, scope: Scope<'a>, budget: usize) -> Self {
         let parts = ItemParts::new::<T, Ctx>(true, Cut::NONE, scope);
         PrefixParts {
             all,
