@@ -13,6 +13,10 @@ use crate::common::serde_attr;
 use crate::common::symbol::{attr::FUSION, key};
 
 /// The tool to generate.
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent flags of `#[fusion(...)]`, one key each"
+)]
 pub struct Tool {
     /// The runtime crate path (`::fusion_runtime` unless `crate = ...`).
     pub krate: Path,

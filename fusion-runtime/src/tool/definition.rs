@@ -175,6 +175,14 @@ impl ToolDefinition {
         &self.static_rules
     }
 
+    /// This definition, made lean when `lean` ([`ToolDefinition::make_lean`]).
+    pub(super) fn lean_if(mut self, lean: bool) -> Self {
+        if lean {
+            self.make_lean();
+        }
+        self
+    }
+
     /// Makes the tool lean (wire format §6.12): its description ends with the rules block of
     /// its static rules, when it has any, and its `_select` description says what a projection
     /// leaves out. Doing it twice changes nothing.

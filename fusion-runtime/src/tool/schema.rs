@@ -252,7 +252,7 @@ impl<'a> Builder<'a> {
         let description = self.description(discriminator.as_deref(), &actions);
         let output_schema = self.output_schema(!select_names.is_empty())?;
         let annotations = annotations(self.spec, &actions);
-        let mut definition = ToolDefinition {
+        Ok(ToolDefinition {
             name: self.spec.name.to_string(),
             description,
             discriminator,
@@ -269,11 +269,8 @@ impl<'a> Builder<'a> {
             format: self.spec.format,
             static_rules: self.static_rules(),
             lean: false,
-        };
-        if self.spec.lean {
-            definition.make_lean();
         }
-        Ok(definition)
+        .lean_if(self.spec.lean))
     }
 
     /// The static rules of every model the actions present, each once, in the order of the

@@ -277,6 +277,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     /// Makes every tool lean, those added before and after (see
     /// [`ToolSpec::lean`](crate::tool::ToolSpec::lean), wire format §6.12): one line for the
     /// fewest tokens a call, the static rules said once in `tools/list`.
+    #[must_use]
     pub fn lean(mut self) -> Self {
         self.lean = true;
         for entry in &mut self.entries {
