@@ -393,3 +393,19 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_definition_s_own_call_is_lean_too() {
+    // What an adapter that routes one tool does (`rmcp::route`): the definition's call.
+    let definition = fusion_runtime::tool::ToolDefinition::of::<Orders>().unwrap();
+    assert!(definition.is_lean());
+    let (orders, call) = definition
+        .parse_typed::<Orders>(Some(json!({"action": "get", "id": "O2"})))
+        .unwrap();
+    assert!(matches!(orders, Orders::Get { .. }));
+    let response = call.present(&self::orders()[1]).build().unwrap();
+    assert_eq!(
+        response.blocks(),
+        [r#"{"id":"O2","status":"paid","total":300,"lines":[]}"#]
+    );
+}
