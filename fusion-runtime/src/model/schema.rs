@@ -56,6 +56,10 @@ pub trait Model: Serialize {
     /// an embedded one at any depth (wire format §6.8), keeps its first this many items.
     const AGENT_LIMIT: Option<usize> = None;
 
+    /// Whether a tool that declares this model (`returns`) is lean (`#[presenter(lean)]`, wire
+    /// format §6.12): its static rules are said once in the tool's description.
+    const LEAN: bool = false;
+
     /// Adds the static item rules of this model, then those of the models it embeds, to `out`
     /// (wire format §6.12; see [`StaticRules`](super::StaticRules)). `#[derive(Presenter)]`
     /// writes it; the default adds nothing, so a lean tool then says these rules in its answers.

@@ -270,7 +270,13 @@ impl<'a> Builder<'a> {
             static_rules: self.static_rules(),
             lean: false,
         }
-        .lean_if(self.spec.lean))
+        .lean_if(self.spec.lean || self.declares_lean_model()))
+    }
+
+    /// Whether an action declares a model that makes the tool lean (`#[presenter(lean)]`).
+    fn declares_lean_model(&self) -> bool {
+        let mut returned = self.spec.actions.iter().flat_map(|(_, a)| &a.returns);
+        returned.any(|r| r.lean)
     }
 
     /// The static rules of every model the actions present, each once, in the order of the

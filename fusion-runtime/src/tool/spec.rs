@@ -113,7 +113,8 @@ impl ToolSpec {
         self
     }
 
-    /// Makes the tool lean (wire format §6.12), the setup for the fewest tokens: its
+    /// Makes the tool lean (wire format §6.12; so does a model it declares with
+    /// `#[presenter(lean)]`), the setup for the fewest tokens: its
     /// description in `tools/list` says the static rules of the models it presents once, and
     /// its answers leave them out; an answer to a `_select` that leaves out a member is that
     /// projection without the presenters' other rules and suggestions; and its data blocks are
@@ -314,6 +315,8 @@ pub(crate) struct Returned {
     pub(crate) suggests: &'static [&'static str],
     /// Adds its static rules and those of the models it embeds ([`Model::static_rules`]).
     pub(crate) static_rules: fn(&mut StaticRules),
+    /// The model makes the tool lean ([`Model::LEAN`]).
+    pub(crate) lean: bool,
 }
 
 impl ActionSpec {
@@ -337,6 +340,7 @@ impl ActionSpec {
             model: Some(std::any::type_name::<M>()),
             suggests: M::SUGGESTS,
             static_rules: M::static_rules,
+            lean: M::LEAN,
         });
         self
     }
@@ -351,6 +355,7 @@ impl ActionSpec {
             model: Some(std::any::type_name::<M>()),
             suggests: M::SUGGESTS,
             static_rules: M::static_rules,
+            lean: M::LEAN,
         });
         self
     }
@@ -364,6 +369,7 @@ impl ActionSpec {
             model: None,
             suggests: &[],
             static_rules: |_| {},
+            lean: false,
         });
         self
     }

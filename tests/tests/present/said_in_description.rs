@@ -409,3 +409,36 @@ fn a_definition_s_own_call_is_lean_too() {
         [r#"{"id":"O2","status":"paid","total":300,"lines":[]}"#]
     );
 }
+
+/// A model that makes the tools declaring it lean.
+#[derive(Presenter)]
+#[presenter(lean)]
+#[rule("Temperatures are in °C.")]
+struct Reading {
+    celsius: f64,
+}
+
+/// Read the sensor
+#[derive(Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(returns = Reading)]
+struct ReadSensor {}
+
+#[test]
+fn a_lean_presenter_makes_the_tools_that_declare_it_lean() {
+    let tools = ToolSet::new()
+        .tool(|_: ReadSensor, call: &Call| call.present(&Reading { celsius: 21.5 }).build())
+        .unwrap();
+    let definition = tools.get("read_sensor").unwrap();
+    assert!(definition.is_lean());
+    assert_eq!(
+        definition.description(),
+        "Read the sensor\n\n<domain_rules>\n- Temperatures are in °C.\n</domain_rules>"
+    );
+    let response = tools.call("read_sensor", Some(json!({})));
+    assert_eq!(response.blocks(), [r#"{"celsius":21.5}"#]);
+    // Presented outside a lean tool, the model says its rule as any model does.
+    let alone = fusion_runtime::present::present(&Reading { celsius: 3.0 })
+        .build()
+        .unwrap();
+    assert_eq!(alone.view().rules(), ["Temperatures are in °C."]);
+}

@@ -290,6 +290,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         let serde_name = &self.model.serde_name;
         let declares_ui = self.declares_ui();
         let static_rules = self.static_rules_fn();
+        let lean = self
+            .model
+            .lean
+            .then(|| quote!(const LEAN: #p::bool = true;));
         let suggests = self.suggests();
         let agent_limit = self
             .model
@@ -339,6 +343,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 #declares_ui
                 #suggests
                 #agent_limit
+                #lean
                 #static_rules
 
                 fn serialize_selected<__S: #p::serde::Serializer>(
