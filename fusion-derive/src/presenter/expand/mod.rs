@@ -290,7 +290,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         let serde_name = &self.model.serde_name;
         let declares_ui = self.declares_ui();
         let static_rules = self.static_rules_fn();
-        let lean = self
+        let lean_const = self
             .model
             .lean
             .then(|| quote!(const LEAN: #p::bool = true;));
@@ -343,7 +343,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 #declares_ui
                 #suggests
                 #agent_limit
-                #lean
+                #lean_const
                 #static_rules
 
                 fn serialize_selected<__S: #p::serde::Serializer>(
