@@ -267,28 +267,10 @@ impl<'a> Builder<'a> {
             advertise_max_tokens: self.spec.advertise_max_tokens,
             suggests: self.suggests(),
             format: self.spec.format,
-            static_rules: self.static_rules(),
+            static_rules: self.spec.static_rules(),
             lean: false,
         }
-        .lean_if(self.spec.lean || self.declares_lean_model()))
-    }
-
-    /// Whether an action declares a model that makes the tool lean (`#[presenter(lean)]`).
-    fn declares_lean_model(&self) -> bool {
-        let mut returned = self.spec.actions.iter().flat_map(|(_, a)| &a.returns);
-        returned.any(|r| r.lean)
-    }
-
-    /// The static rules of every model the actions present, each once, in the order of the
-    /// actions and their models (wire format §6.12).
-    fn static_rules(&self) -> std::sync::Arc<[&'static str]> {
-        let mut out = crate::model::StaticRules::default();
-        for (_, action) in &self.spec.actions {
-            for returned in &action.returns {
-                (returned.static_rules)(&mut out);
-            }
-        }
-        out.into_vec().into()
+        .lean_if(self.spec.is_lean()))
     }
 
     /// The fixed suggestion targets of every model the actions present, once each.

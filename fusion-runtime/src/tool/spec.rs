@@ -210,6 +210,28 @@ impl ToolSpec {
         self
     }
 
+    /// Whether the tool is lean (wire format §6.12): declared with [`ToolSpec::lean`], or an
+    /// action declares a model that says `#[presenter(lean)]`.
+    pub(crate) fn is_lean(&self) -> bool {
+        self.lean
+            || self
+                .actions
+                .iter()
+                .any(|(_, action)| action.returns.iter().any(|r| r.lean))
+    }
+
+    /// The static rules of every model the actions present, each once, in the order of the
+    /// actions and their models (wire format §6.12).
+    pub(crate) fn static_rules(&self) -> std::sync::Arc<[&'static str]> {
+        let mut out = StaticRules::default();
+        for (_, action) in &self.actions {
+            for returned in &action.returns {
+                (returned.static_rules)(&mut out);
+            }
+        }
+        out.into_vec().into()
+    }
+
     /// Whether the tool's responses can carry UI blocks: declared with [`ToolSpec::ui_app`], or
     /// an action returns a model that [declares UI](Model::DECLARES_UI).
     pub(crate) fn renders_ui(&self) -> bool {
