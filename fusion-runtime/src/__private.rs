@@ -64,6 +64,8 @@ pub use crate::model::NoField;
 pub use crate::present::expansion::{ALL_FIELDS, REDACTED};
 // The censored value of an optional field (wire format §8.3).
 pub use crate::present::expansion::censor_option;
+// What `Model::static_rules` fills: the static rules a lean tool says in its description.
+pub use crate::model::StaticRules;
 // The body of a failed derive's stub `Serialize` impl.
 pub use crate::present::expansion::stub_serialize;
 

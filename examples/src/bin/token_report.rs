@@ -28,9 +28,11 @@
 //! hits, 72 a page, a 5,000-token budget), each call's model-visible tokens (the text blocks) as
 //! a plain server answers (the compact JSON of the same data: the wire value fusion's answer
 //! holds), with fusion's defaults (pretty JSON, UI blocks as text; split into data, UI, rules,
-//! suggestions), with compact JSON alone (`ToolSet::format`, a client without MCP Apps), and with
-//! the lean setup the README recommends for a client that renders MCP Apps (compact JSON, UI
-//! blocks in `_meta`, wire format §4.6).
+//! suggestions), with compact JSON alone (`ToolSet::format`, a client without MCP Apps), with the
+//! lean setup the README recommends (`ToolSet::lean`, wire format §6.12) for a client without MCP
+//! Apps and for one that renders them (UI blocks in `_meta`, wire format §4.6), and the same with
+//! TOON. A lean tool says its static rules once, in `tools/list`: a second table counts the
+//! tokens of each tool set's `tools/list` entries with the defaults and lean, once a session.
 
 use std::process::ExitCode;
 
@@ -404,7 +406,7 @@ struct Hit {
 
 /// Search the notes
 #[derive(Deserialize, schemars::JsonSchema, Tool)]
-#[fusion(name = "search_notes", max_tokens = 5000)]
+#[fusion(name = "search_notes", returns = [Hit], max_tokens = 5000)]
 struct SearchNotes {
     offset: Option<usize>,
 }
@@ -485,49 +487,86 @@ impl Cost {
     }
 }
 
-/// One call of the plain-vs-fusion table: the answer of a fresh tool set (with `format` as its
-/// default format when given), and whether the tool renders with the MCP Apps view.
-type Maker =
-    fn(Option<Format>, &str, Value) -> Result<(ToolResponse, bool), Box<dyn std::error::Error>>;
+/// How a tool set of the plain-vs-fusion table is set up.
+#[derive(Clone, Copy)]
+enum Setup {
+    /// fusion's defaults.
+    Default,
+    /// `ToolSet::format(format)` alone.
+    Format(Format),
+    /// `ToolSet::lean()` (compact JSON, static rules said once in the description).
+    Lean,
+    /// `ToolSet::lean().format(Format::Toon)`.
+    LeanToon,
+}
 
-/// `tool` called with `arguments` on `set`, with `format` as the set's default format.
+impl Setup {
+    fn apply<S: Send + Sync + 'static>(self, set: ToolSet<S>) -> ToolSet<S> {
+        match self {
+            Setup::Default => set,
+            Setup::Format(format) => set.format(format),
+            Setup::Lean => set.lean(),
+            Setup::LeanToon => set.lean().format(Format::Toon),
+        }
+    }
+}
+
+/// One call of the plain-vs-fusion table: the answer of a fresh tool set set up as `setup`,
+/// whether the tool renders with the MCP Apps view, and the tool set's `tools/list` entries as
+/// compact JSON (what a host shows the model once a session).
+type Maker = fn(Setup, &str, Value) -> Result<Answer, Box<dyn std::error::Error>>;
+
+/// What one call of the plain-vs-fusion table gives.
+struct Answer {
+    response: ToolResponse,
+    renders: bool,
+    descriptions: String,
+}
+
+/// `tool` called with `arguments` on `set`, set up as `setup`.
 fn answer<S: Send + Sync + 'static>(
     set: ToolSet<S>,
-    format: Option<Format>,
+    setup: Setup,
     tool: &str,
     arguments: Value,
-) -> (ToolResponse, bool) {
-    let set = match format {
-        Some(format) => set.format(format),
-        None => set,
-    };
+) -> Answer {
+    let set = setup.apply(set);
     let renders = set.get(tool).is_some_and(ToolDefinition::ui_app);
-    (set.call(tool, Some(arguments)), renders)
+    let descriptions = set
+        .definitions()
+        .map(|definition| definition.to_json().to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+    Answer {
+        response: set.call(tool, Some(arguments)),
+        renders,
+        descriptions,
+    }
 }
 
 fn billing_call(
-    format: Option<Format>,
+    setup: Setup,
     tool: &str,
     arguments: Value,
-) -> Result<(ToolResponse, bool), Box<dyn std::error::Error>> {
+) -> Result<Answer, Box<dyn std::error::Error>> {
     let set = tools(Arc::new(BillingApp::new(Store::load()?)))?;
-    Ok(answer(set, format, tool, arguments))
+    Ok(answer(set, setup, tool, arguments))
 }
 
 fn tasks_call(
-    format: Option<Format>,
+    setup: Setup,
     tool: &str,
     arguments: Value,
-) -> Result<(ToolResponse, bool), Box<dyn std::error::Error>> {
-    Ok(answer(tasks_tools()?, format, tool, arguments))
+) -> Result<Answer, Box<dyn std::error::Error>> {
+    Ok(answer(tasks_tools()?, setup, tool, arguments))
 }
 
 fn search_call(
-    format: Option<Format>,
+    setup: Setup,
     tool: &str,
     arguments: Value,
-) -> Result<(ToolResponse, bool), Box<dyn std::error::Error>> {
-    Ok(answer(search_tools()?, format, tool, arguments))
+) -> Result<Answer, Box<dyn std::error::Error>> {
+    Ok(answer(search_tools()?, setup, tool, arguments))
 }
 
 /// The calls of the plain-vs-fusion table: label, tool set, tool, arguments.
@@ -598,13 +637,16 @@ fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::erro
     let calls = plain_calls();
     println!(
         "\nPlain server vs fusion: model-visible o200k tokens per call (the text blocks). plain: \
-         the compact JSON of the data the lean answer holds (each x is against the compact JSON of that answer's own data); default: fusion's defaults (pretty JSON, UI as text), \
-         by part; compact: ToolSet::format(CompactJson), a client without MCP Apps; lean+apps: \
-         compact JSON with the UI blocks in _meta for a client that renders MCP Apps; toon+apps: the \
-         same with ToolSet::format(Toon)."
+         the compact JSON of the data the lean answer holds (each x is against the compact JSON \
+         of that answer's own data); default: fusion's defaults (pretty JSON, UI as text), by \
+         part; compact: ToolSet::format(CompactJson), a client without MCP Apps; lean: \
+         ToolSet::lean() (compact JSON, static rules said once in tools/list, a _select that \
+         leaves out a member answers its data alone), a client without MCP Apps; lean+apps: the \
+         same for a client that renders MCP Apps (UI blocks in _meta); toon+apps: the same with \
+         ToolSet::lean().format(Toon)."
     );
     println!(
-        "| {:<28} | {:>6} | {:>5} | {:>5} | {:>5} | {:>5} | {:>7} | {:>5} | {:>7} | {:>9} | {:>5} |",
+        "| {:<28} | {:>6} | {:>5} | {:>5} | {:>5} | {:>5} | {:>7} | {:>5} | {:>7} | {:>5} | {:>9} | {:>5} | {:>9} | {:>5} |",
         "call",
         "plain",
         "data",
@@ -614,21 +656,29 @@ fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::erro
         "default",
         "x",
         "compact",
+        "lean",
         "lean+apps",
+        "x",
+        "toon+apps",
         "x"
     );
-    println!("|{}|", ["---"; 11].join("|"));
+    println!("|{}|", ["---"; 14].join("|"));
     let mut within = true;
+    let mut sessions: Vec<(&str, String, usize, usize)> = Vec::new();
     for (label, make, tool, arguments) in calls {
-        let (default, _) = make(None, tool, arguments.clone())?;
-        let (compact, renders) = make(Some(Format::CompactJson), tool, arguments.clone())?;
-        let (toon, _) = make(Some(Format::Toon), tool, arguments)?;
-        let toon = if renders { toon.ui_to_meta() } else { toon };
-        let apps = if renders {
-            compact.clone().ui_to_meta()
-        } else {
-            compact.clone()
+        let default = make(Setup::Default, tool, arguments.clone())?;
+        let compact = make(Setup::Format(Format::CompactJson), tool, arguments.clone())?;
+        let lean = make(Setup::Lean, tool, arguments.clone())?;
+        let toon = make(Setup::LeanToon, tool, arguments)?;
+        let with_apps = |answer: &Answer| {
+            if answer.renders {
+                answer.response.clone().ui_to_meta()
+            } else {
+                answer.response.clone()
+            }
         };
+        let apps = with_apps(&lean);
+        let toon_apps = with_apps(&toon);
         // The plain server's answer to the same data: the compact JSON of what each answer holds
         // (a budget keeps more items of a leaner answer).
         let plain_of = |response: &ToolResponse| -> Result<usize, serde_json::Error> {
@@ -639,21 +689,51 @@ fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::erro
             Ok(bpe.encode_ordinary(&data).len())
         };
         let plain = plain_of(&apps)?;
-        let cost = Cost::of(&default, bpe);
-        let lean = Cost::of(&apps, bpe).total();
-        let ratio = percent(lean, plain) / 100.0;
+        let cost = Cost::of(&default.response, bpe);
+        let lean_apps = Cost::of(&apps, bpe).total();
+        let ratio = percent(lean_apps, plain) / 100.0;
         within &= ratio <= 1.1;
         println!(
-            "| {label:<28} | {plain:>6} | {:>5} | {:>5} | {:>5} | {:>5} | {:>7} | {:>5.2} | {:>7} | {lean:>9} | {ratio:>5.2} | {:>9} | {:>5.2} |",
+            "| {label:<28} | {plain:>6} | {:>5} | {:>5} | {:>5} | {:>5} | {:>7} | {:>5.2} | {:>7} | {:>5} | {lean_apps:>9} | {ratio:>5.2} | {:>9} | {:>5.2} |",
             cost.data,
             cost.ui,
             cost.rules,
             cost.suggestions,
             cost.total(),
-            percent(cost.total(), plain_of(&default)?) / 100.0,
-            Cost::of(&compact, bpe).total(),
-            Cost::of(&toon, bpe).total(),
-            percent(Cost::of(&toon, bpe).total(), plain_of(&toon)?) / 100.0,
+            percent(cost.total(), plain_of(&default.response)?) / 100.0,
+            Cost::of(&compact.response, bpe).total(),
+            Cost::of(&lean.response, bpe).total(),
+            Cost::of(&toon_apps, bpe).total(),
+            percent(Cost::of(&toon_apps, bpe).total(), plain_of(&toon_apps)?) / 100.0,
+        );
+        // One row per tool set (the billing set answers `billing` and `invoice_stats`).
+        if !sessions
+            .iter()
+            .any(|(_, text, _, _)| *text == default.descriptions)
+        {
+            let server = label.split(' ').next().unwrap_or(label);
+            sessions.push((
+                server,
+                default.descriptions.clone(),
+                bpe.encode_ordinary(&default.descriptions).len(),
+                bpe.encode_ordinary(&lean.descriptions).len(),
+            ));
+        }
+    }
+    println!(
+        "\nOnce a session: o200k tokens of the tools/list entries (compact JSON) of the tool \
+         set that answers each call (what a host shows the model), with fusion's defaults and \
+         lean (the static rules said once, the _select note)."
+    );
+    println!(
+        "| {:<14} | {:>7} | {:>5} | {:>6} |",
+        "tool set of", "default", "lean", "+ once"
+    );
+    println!("|{}|", ["---"; 4].join("|"));
+    for (server, _, default, lean) in sessions {
+        println!(
+            "| {server:<14} | {default:>7} | {lean:>5} | {:>6} |",
+            lean.saturating_sub(default)
         );
     }
     Ok(within)
@@ -680,8 +760,9 @@ fn main() -> ExitCode {
 }
 
 /// Prints the report; returns whether the targets are met: TOON within 45% of pretty JSON's
-/// tokens for the 10,000 rows, and the whole `get_invoice` response with the TOON data block
-/// within 70% of the tokens of the same response with the JSON data block.
+/// tokens for the 10,000 rows, the whole `get_invoice` response with the TOON data block
+/// within 70% of the tokens of the same response with the JSON data block, budgeted responses
+/// within their budget, and every lean answer with MCP Apps within 1.1x of the plain server's.
 fn run() -> Result<bool, Box<dyn std::error::Error>> {
     let store = Store::load()?;
     let invoices: Vec<Invoice> = store.invoices().cloned().collect();
@@ -779,5 +860,5 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
         "Lean answers with MCP Apps within 1.1x of the plain server's compact JSON: {}",
         verdict(lean_within)
     );
-    Ok(within && get_within && budgets_within)
+    Ok(within && get_within && budgets_within && lean_within)
 }

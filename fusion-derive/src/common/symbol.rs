@@ -138,6 +138,8 @@ pub mod key {
     pub const OPEN_WORLD: &str = "open_world";
     /// A tool that stays within the server's own data (`openWorldHint: false`).
     pub const CLOSED_WORLD: &str = "closed_world";
+    /// A lean tool: static rules said once in its description (`ToolSpec::lean`).
+    pub const LEAN: &str = "lean";
 }
 
 /// The `&'static str` of the helper attribute's name, if `attribute` is one of ours.

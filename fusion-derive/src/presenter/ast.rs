@@ -29,6 +29,8 @@ pub struct Model<'a> {
     pub max_tokens: Option<usize>,
     /// `#[presenter(format = ...)]`: the data block format, if declared.
     pub format: Option<Format>,
+    /// `#[presenter(lean)]`: a tool that declares this model is lean (wire format §6.12).
+    pub lean: bool,
     /// The declared context type, if any.
     pub context: Option<Type>,
     /// Every field, in declaration order.
@@ -256,6 +258,7 @@ impl<'a> Model<'a> {
                 attr::Format::CompactJson => Format::CompactJson,
                 attr::Format::Toon => Format::Toon,
             }),
+            lean: opts.lean,
             context: opts.context.clone(),
             fields,
             decls,

@@ -94,6 +94,8 @@ pub struct PresenterOpts {
     pub format: Option<Format>,
     /// The response budget in tokens.
     pub max_tokens: Option<usize>,
+    /// `lean`: a tool that declares this model is lean (wire format §6.12).
+    pub lean: bool,
 }
 
 /// The attributes of one field.
@@ -300,6 +302,7 @@ fn presenter_opts(attr: &Attribute, seen: &mut Seen, out: &mut PresenterOpts, er
         ),
         spec(key::FORMAT, Kind::Ident, "format = toon"),
         spec(key::MAX_TOKENS, Kind::Int, "max_tokens = 8000"),
+        spec(key::LEAN, Kind::Flag, "lean"),
     ];
     const VOICE: AttrVoice = AttrVoice {
         attr: name::PRESENTER,
@@ -356,6 +359,9 @@ fn presenter_opts(attr: &Attribute, seen: &mut Seen, out: &mut PresenterOpts, er
     if let Some(ident) = args.ident(key::FIELD_ENUM) {
         out.field_enum = true;
         out.field_enum_name = Some(ident.clone());
+    }
+    if args.flag(key::LEAN).is_some() {
+        out.lean = true;
     }
     if let Some(ident) = args.ident(key::FORMAT) {
         match data_format(ident) {

@@ -13,6 +13,10 @@ use crate::common::serde_attr;
 use crate::common::symbol::{attr::FUSION, key};
 
 /// The tool to generate.
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent flags of `#[fusion(...)]`, one key each"
+)]
 pub struct Tool {
     /// The runtime crate path (`::fusion_runtime` unless `crate = ...`).
     pub krate: Path,
@@ -38,6 +42,8 @@ pub struct Tool {
     pub check: Option<Expr>,
     /// `format = compact_json`: the data block format of what the tool presents.
     pub format: Option<crate::presenter::attr::Format>,
+    /// `lean`: the static rules said once in the description (`ToolSpec::lean`).
+    pub lean: bool,
     /// One per action, in declaration order (skipped variants left out).
     pub actions: Vec<Action>,
 }
@@ -180,6 +186,7 @@ impl Tool {
                 (None, None) => None,
             },
             format,
+            lean: args.flag(key::LEAN).is_some(),
             actions: Vec::new(),
         };
         (args, tool)
@@ -220,6 +227,7 @@ impl Tool {
                         | key::CRATE
                         | key::TITLE
                         | key::IDEMPOTENT
+                        | key::LEAN
                         | key::OPEN_WORLD
                         | key::CLOSED_WORLD
                 )

@@ -31,6 +31,7 @@ const SPECS: &[Spec] = &[
     spec(key::OPEN_WORLD, Kind::Flag, "open_world"),
     spec(key::CLOSED_WORLD, Kind::Flag, "closed_world"),
     spec(key::FORMAT, Kind::Ident, "format = compact_json"),
+    spec(key::LEAN, Kind::Flag, "lean"),
 ];
 
 /// Keys of the container of an enum (a discriminated tool).
@@ -48,6 +49,7 @@ pub const ENUM_KEYS: &[&str] = &[
     key::CLOSED_WORLD,
     key::CHECK,
     key::FORMAT,
+    key::LEAN,
 ];
 /// Keys of the container of a struct (a flat tool: the tool and its one action).
 pub const STRUCT_KEYS: &[&str] = &[
@@ -67,6 +69,7 @@ pub const STRUCT_KEYS: &[&str] = &[
     key::CLOSED_WORLD,
     key::CHECK,
     key::FORMAT,
+    key::LEAN,
 ];
 /// Keys of a variant (an action).
 pub const VARIANT_KEYS: &[&str] = &[

@@ -18,6 +18,7 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
     let max_tokens = tool.max_tokens.map(|budget| quote!(.max_tokens(#budget)));
     let title = tool.title.as_ref().map(|t| quote!(.title(#t)));
     let idempotent = tool.idempotent.then(|| quote!(.idempotent()));
+    let lean = tool.lean.then(|| quote!(.lean()));
     let open_world = tool.open_world.map(|open| quote!(.open_world(#open)));
     let format = tool.format.map(|format| {
         let variant = format.variant();
@@ -43,7 +44,7 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
     impl_tool(
         input,
         &p,
-        &quote!(#spec #max_tokens #format #(#actions)*),
+        &quote!(#spec #max_tokens #format #lean #(#actions)*),
         &check,
     )
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use super::{FieldMask, Model};
+use super::{FieldMask, Model, StaticRules};
 
 /// A value an `#[embed]` field can hold: a model, or an optional value, box, `Arc`, reference,
 /// list or slice of models.
@@ -59,6 +59,13 @@ pub trait Embed {
 
     /// The models the value holds: none (an absent option), one, or a list.
     fn children(&self) -> Children<'_, Self::Model>;
+
+    /// Adds the static item rules of the model held and of the models it embeds
+    /// ([`Model::static_rules`]) to `out` (wire format §6.12).
+    #[inline]
+    fn embedded_static_rules(out: &mut StaticRules) {
+        <Self::Model as Model>::static_rules(out);
+    }
 
     /// Writes the value as the member `key` of the parent's data block written with `mask`: a
     /// list cut to its model's agent limit and to the mask's budget cap (wire format §6.8,

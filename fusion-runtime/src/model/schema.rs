@@ -56,6 +56,17 @@ pub trait Model: Serialize {
     /// an embedded one at any depth (wire format §6.8), keeps its first this many items.
     const AGENT_LIMIT: Option<usize> = None;
 
+    /// Whether a tool that declares this model (`returns`) is lean (`#[presenter(lean)]`, wire
+    /// format §6.12): its static rules are said once in the tool's description.
+    const LEAN: bool = false;
+
+    /// Adds the static item rules of this model, then those of the models it embeds, to `out`
+    /// (wire format §6.12; see [`StaticRules`](super::StaticRules)). `#[derive(Presenter)]`
+    /// writes it; the default adds nothing, so a lean tool then says these rules in its answers.
+    fn static_rules(out: &mut super::StaticRules) {
+        let _ = out;
+    }
+
     /// Writes the wire form keeping only the members in `selection` (redaction applied).
     fn serialize_selected<S: Serializer>(
         &self,
@@ -67,6 +78,15 @@ pub trait Model: Serialize {
     /// `{"type":"string","enum":[WIRE_NAMES]}`, names in declaration order.
     fn select_schema() -> serde_json::Value {
         serde_json::json!({"type": "string", "enum": Self::WIRE_NAMES})
+    }
+}
+
+impl super::StaticRules {
+    /// The static item rules of `M` and of the models it embeds (wire format §6.12).
+    pub fn of<M: Model + ?Sized>() -> Vec<&'static str> {
+        let mut out = super::StaticRules::default();
+        M::static_rules(&mut out);
+        out.into_vec()
     }
 }
 

@@ -54,11 +54,19 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
             .selection
             .filter(|s| !s.is_empty())
             .map(|s| FieldMask::of::<T>(s));
+        // A lean call whose `_select` leaves out a member is a projection (wire format §6.12).
+        let members = T::WIRE_NAMES.len();
+        let projected = self.said.is_some()
+            && mask
+                .as_ref()
+                .is_some_and(|mask| mask.count(members) < members);
         let shape = Shape {
             ctx: self.ctx,
             mask: mask.as_ref(),
             format: self.resolved_format(),
             value: self.keep_value || cfg!(feature = "testing"),
+            said: self.said.unwrap_or(&[]),
+            projected,
         };
         #[cfg(feature = "budget")]
         let budget = tightest(self.max_tokens, T::MAX_TOKENS);

@@ -111,6 +111,8 @@ pub struct EmbedSink<'a> {
     /// The call's selection of the parent's members (only for the top-level presenter's items):
     /// an embed the selection leaves out presents nothing (wire format §6.8).
     mask: Option<&'a FieldMask>,
+    /// The static rules the tool's description says (wire format §6.12): no child repeats them.
+    said: &'a [&'static str],
     seen: &'a mut Seen,
     out: &'a mut Vec<EmbedBlock>,
 }
@@ -192,7 +194,7 @@ impl EmbedSink<'_> {
             !self.skip_ui,
             Cut::NONE,
             Cut::NONE,
-            None,
+            self.child_scope(),
         );
         self.append(parts);
     }
@@ -213,13 +215,24 @@ impl EmbedSink<'_> {
             !self.skip_ui,
             self.cut,
             Cut::NONE,
-            None,
+            self.child_scope(),
         );
         self.append(parts);
     }
 
+    /// How a child is presented: whole (selection reaches only the top-level presenter's
+    /// members), without the static rules the tool's description says.
+    fn child_scope(&self) -> Scope<'_> {
+        Scope {
+            mask: None,
+            said: self.said,
+            projected: false,
+        }
+    }
+
     /// Whether a static-only child `T` is done without presenting it: an equal child was
-    /// already presented, or (when `uncut`) its rules block comes from the derive.
+    /// already presented, or (when `uncut`, and none of its rules is said by the description)
+    /// its rules block comes from the derive.
     fn static_child<T: Presenter<Ctx>, Ctx: ?Sized>(&mut self, uncut: bool) -> bool {
         if !T::STATIC_ONLY {
             return false;
@@ -227,8 +240,9 @@ impl EmbedSink<'_> {
         if !self.seen.first_static(T::STATIC_RULES) {
             return true;
         }
+        let unsaid = !T::STATIC_RULES.iter().any(|rule| self.said.contains(rule));
         match T::STATIC_RULES_BLOCK {
-            Some(text) if uncut => {
+            Some(text) if uncut && unsaid => {
                 self.static_rules(text, T::STATIC_RULES);
                 true
             }
@@ -314,6 +328,20 @@ impl Cut {
     };
 }
 
+/// What a presentation leaves out for the model (wire format §6.8, §6.12): the call's selection
+/// of the top-level presenter's members, the static rules the tool's description already says,
+/// and whether the presenters' dynamic rules and suggestions are left out (a lean call whose
+/// `_select` leaves out a member: the answer is a projection).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Scope<'a> {
+    /// The selection; `None`: every member (and always for an embedded child).
+    pub(crate) mask: Option<&'a FieldMask>,
+    /// The static item rules the tool's description says, left out of the answer.
+    pub(crate) said: &'a [&'static str],
+    /// Whether item and collection rules and suggestions other than static item rules are left out.
+    pub(crate) projected: bool,
+}
+
 /// Everything a presenter contributes besides its data block.
 pub(crate) struct Parts {
     ui: Vec<UiBlock>,
@@ -329,22 +357,23 @@ impl Parts {
     ///
     /// With `with_ui` false (an embedded child of a parent item other than the first, whose UI
     /// would be dropped anyway, wire format §6.8), UI callbacks are not evaluated at all. `cut`
-    /// cuts `items` (a collection), `embed_cut` the child collections of each kept item; `mask`
-    /// is the call's selection (the top-level presenter's), which silences de-selected embeds.
+    /// cuts `items` (a collection), `embed_cut` the child collections of each kept item; `scope`
+    /// holds the call's selection (the top-level presenter's), which silences de-selected
+    /// embeds, and what the tool's description says.
     pub(crate) fn of<T: Presenter<Ctx>, Ctx: ?Sized>(
         items: Items<'_, T>,
         ctx: &Ctx,
         with_ui: bool,
         cut: Cut,
         embed_cut: Cut,
-        mask: Option<&FieldMask>,
+        scope: Scope<'_>,
     ) -> Parts {
         let (shown, summary) = cut_items(items, cut);
         let each: &[T] = match shown {
             Items::One(item) => std::slice::from_ref(item),
             Items::Many(kept) => kept,
         };
-        let mut growing = ItemParts::new::<T, Ctx>(with_ui, embed_cut, mask);
+        let mut growing = ItemParts::new::<T, Ctx>(with_ui, embed_cut, scope);
         for item in each {
             growing.push(item, ctx);
         }
@@ -386,9 +415,9 @@ pub(crate) struct ItemParts<'m> {
     /// Whether UI callbacks run (for the first item's embeds: wire format §6.8).
     with_ui: bool,
     embed_cut: Cut,
-    /// The call's selection of the top-level presenter's members: a de-selected embed presents
-    /// nothing (wire format §6.8).
-    mask: Option<&'m FieldMask>,
+    /// The call's selection of the top-level presenter's members (a de-selected embed presents
+    /// nothing, wire format §6.8) and what the tool's description says (§6.12).
+    scope: Scope<'m>,
     /// When the collection's parts are in: where the items' parts ended, and `budget_cut` then.
     collected: Option<(Mark, bool)>,
 }
@@ -404,11 +433,11 @@ pub(crate) struct Mark {
 }
 
 impl<'m> ItemParts<'m> {
-    /// No item yet: the static item rules of `T` only.
+    /// No item yet: the static item rules of `T` only (those the tool's description does not say).
     pub(crate) fn new<T: Presenter<Ctx>, Ctx: ?Sized>(
         with_ui: bool,
         embed_cut: Cut,
-        mask: Option<&'m FieldMask>,
+        scope: Scope<'m>,
     ) -> Self {
         let mut parts = Parts {
             ui: Vec::new(),
@@ -418,7 +447,9 @@ impl<'m> ItemParts<'m> {
             budget_cut: false,
         };
         for rule in T::STATIC_RULES {
-            parts.rules.push(Cow::Borrowed(rule));
+            if !scope.said.contains(rule) {
+                parts.rules.push(Cow::Borrowed(rule));
+            }
         }
         ItemParts {
             parts,
@@ -426,7 +457,7 @@ impl<'m> ItemParts<'m> {
             items: 0,
             with_ui,
             embed_cut,
-            mask,
+            scope,
             collected: None,
         }
     }
@@ -440,13 +471,16 @@ impl<'m> ItemParts<'m> {
             &mut EmbedSink {
                 skip_ui: !self.with_ui || self.items > 0,
                 cut: self.embed_cut,
-                mask: self.mask,
+                mask: self.scope.mask,
+                said: self.scope.said,
                 seen: &mut self.seen,
                 out: &mut self.parts.embeds,
             },
         );
-        item.item_rules(ctx, &mut self.parts.rules);
-        item.item_suggestions(ctx, &mut self.parts.suggestions);
+        if !self.scope.projected {
+            item.item_rules(ctx, &mut self.parts.rules);
+            item.item_suggestions(ctx, &mut self.parts.suggestions);
+        }
         self.items += 1;
     }
 
@@ -502,9 +536,11 @@ impl<'m> ItemParts<'m> {
                 if self.with_ui {
                     T::collection_ui(kept, ctx, &mut parts.ui);
                 }
-                T::collection_rules(kept, ctx, &mut parts.rules);
-                if !kept.is_empty() {
-                    T::collection_suggestions(kept, ctx, &mut parts.suggestions);
+                if !self.scope.projected {
+                    T::collection_rules(kept, ctx, &mut parts.rules);
+                    if !kept.is_empty() {
+                        T::collection_suggestions(kept, ctx, &mut parts.suggestions);
+                    }
                 }
             }
         }

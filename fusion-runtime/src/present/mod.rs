@@ -47,5 +47,7 @@ pub use engine::EmbedSink;
 pub use page::{PageInfo, Paged};
 pub use presentation::{Present, Presentation, present, present_all};
 
-pub use crate::model::{Children, Embed, Field, FieldMask, Model, NoField, UnknownField};
+pub use crate::model::{
+    Children, Embed, Field, FieldMask, Model, NoField, StaticRules, UnknownField,
+};
 pub use crate::response::{Format, Rules, Suggestions};

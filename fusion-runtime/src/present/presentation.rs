@@ -5,7 +5,7 @@
 
 use serde::{Serialize, Serializer};
 
-use super::engine::{Cut, Items, Parts, Presenter, cut_items};
+use super::engine::{Cut, Items, Parts, Presenter, Scope, cut_items};
 use crate::encode::EncodeError;
 use crate::encode::json;
 use crate::encode::toon::table::Members;
@@ -30,6 +30,8 @@ pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
     /// Whether the data block's wire value is asked for besides its text (a structured
     /// action's `structuredContent`, a page's items): see [`Shape::value`].
     pub(crate) keep_value: bool,
+    /// For a lean tool (wire format §6.12): the static rules its description says; `None`: not lean.
+    pub(crate) said: Option<&'a [&'static str]>,
 }
 
 /// Presents a single value.
@@ -43,6 +45,7 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         #[cfg(feature = "budget")]
         max_tokens: None,
         keep_value: false,
+        said: None,
     }
 }
 
@@ -57,6 +60,7 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         #[cfg(feature = "budget")]
         max_tokens: None,
         keep_value: false,
+        said: None,
     }
 }
 
@@ -93,6 +97,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             #[cfg(feature = "budget")]
             max_tokens: self.max_tokens,
             keep_value: self.keep_value,
+            said: self.said,
         }
     }
 
@@ -131,6 +136,16 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     #[cfg(feature = "budget")]
     pub fn max_tokens(self, max_tokens: usize) -> Self {
         self.within(Some(max_tokens))
+    }
+
+    /// Presents for a lean tool (wire format §6.12) whose description says the static rules
+    /// `said`: they are left out of the answer, and a `_select` that leaves out a member of the
+    /// model leaves out the dynamic rules and the suggestions too. [`Call::present`](crate::Call::present)
+    /// does this for a tool made lean with [`ToolSpec::lean`](crate::tool::ToolSpec::lean) or
+    /// [`ToolSet::lean`](crate::ToolSet::lean).
+    pub fn lean(mut self, said: &'a [&'static str]) -> Self {
+        self.said = Some(said);
+        self
     }
 
     /// How many items this presents (1 for a single value).
@@ -175,9 +190,22 @@ pub(crate) struct Shape<'a, Ctx: ?Sized> {
     /// back from the text): for a structured action, a page, and the testing view (feature
     /// `testing`); otherwise nothing is spent on it.
     pub(crate) value: bool,
+    /// The static rules the tool's description says (wire format §6.12).
+    pub(crate) said: &'a [&'static str],
+    /// Whether the dynamic rules and suggestions are left out (a lean projection, §6.12).
+    pub(crate) projected: bool,
 }
 
 impl<Ctx: ?Sized> Shape<'_, Ctx> {
+    /// What the engine leaves out of this presentation's other blocks.
+    pub(crate) fn scope(&self) -> Scope<'_> {
+        Scope {
+            mask: self.mask,
+            said: self.said,
+            projected: self.projected,
+        }
+    }
+
     /// The response for `items`, cut by `cut` and their child collections by `embed_cut`; and
     /// whether a budget cut something.
     #[inline]
@@ -238,7 +266,7 @@ impl<Ctx: ?Sized> Shape<'_, Ctx> {
         cut: Cut,
         embed_cut: Cut,
     ) -> (ResponseBuilder, bool) {
-        let parts = Parts::of(items, self.ctx, true, cut, embed_cut, self.mask);
+        let parts = Parts::of(items, self.ctx, true, cut, embed_cut, self.scope());
         let budget_cut = parts.budget_cut;
         (parts.into_builder(builder), budget_cut)
     }

@@ -74,6 +74,11 @@ where
     close_list(out, name)
 }
 
+/// The `<domain_rules>` block of `rules` (wire format §2.3), as an answer writes it.
+pub(crate) fn rules_block(rules: &[&str]) -> String {
+    list_block("domain_rules", rules.iter().copied())
+}
+
 /// The list block of suggestions, each item `tool: reason`.
 pub(crate) fn suggestions_block(suggestions: &[Suggestion]) -> String {
     const NAME: &str = "action_suggestions";

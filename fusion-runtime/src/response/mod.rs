@@ -30,7 +30,7 @@ pub mod ui;
 mod view;
 mod wrap;
 
-pub(crate) use blocks::{EmbedBlock, EmbedKind};
+pub(crate) use blocks::{EmbedBlock, EmbedKind, rules_block};
 pub use builder::{ResponseBuilder, StructuredError};
 #[cfg(feature = "budget")]
 pub(crate) use builder::{blocks_tokens, toon_presented_text};

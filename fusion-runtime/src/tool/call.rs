@@ -49,6 +49,8 @@ pub struct Call {
     pub(crate) default_format: Option<Format>,
     /// What the adapter lets the handler ask, and the answers the call brought.
     pub(crate) asking: Arc<Asking>,
+    /// For a lean tool (wire format §6.12): the static rules its description says.
+    pub(crate) said: Option<Arc<[&'static str]>>,
 }
 
 /// What a handler may ask the person or the client for (the client's capabilities, as the
@@ -83,6 +85,7 @@ impl Call {
             format: None,
             default_format: None,
             asking: Arc::default(),
+            said: None,
         }
     }
 
@@ -303,6 +306,9 @@ impl Call {
         }
         if let Some(format) = self.default_format {
             presentation = presentation.default_format(format);
+        }
+        if let Some(said) = &self.said {
+            presentation = presentation.lean(said);
         }
         presentation
     }

@@ -92,9 +92,17 @@ pub struct ToolDefinition {
     pub(super) suggests: Vec<(&'static str, &'static str)>,
     /// The tool's data block format ([`ToolSpec::format`](super::ToolSpec::format)).
     pub(super) format: Option<crate::response::Format>,
+    /// The static rules of the models it presents (wire format §6.12), each once.
+    pub(super) static_rules: Arc<[&'static str]>,
+    /// Whether it is lean ([`ToolSpec::lean`](super::ToolSpec::lean)): its description then
+    /// ends with those rules, and its answers leave them out.
+    pub(super) lean: bool,
 }
 
 /// The JSON Schema of an input type as the tool layer reads it: draft 2020-12, what the type
+/// What the `_select` description of a lean tool adds (wire format §7.2, §6.12): a selection
+/// that leaves members out is a projection.
+const LEAN_SELECT_NOTE: &str = " Leaving fields out also leaves out the per-item rules and suggestions; omit `_select` for them.";
 /// The `_meta` key Claude Code reads for a tool's result size (wire format §17.7).
 const RESULT_SIZE_KEY: &str = "anthropic/maxResultSizeChars";
 /// Characters advertised per token of the budget: a token of response text is rarely more than
@@ -166,6 +174,51 @@ impl ToolDefinition {
     /// Apps view ([`crate::mcp_app`]).
     pub fn ui_app(&self) -> bool {
         self.ui_app
+    }
+
+    /// Whether the tool is lean ([`ToolSpec::lean`](super::ToolSpec::lean), wire format §6.12).
+    pub fn is_lean(&self) -> bool {
+        self.lean
+    }
+
+    /// The static rules of the models this tool presents, each once (wire format §6.12): what
+    /// a lean tool's description says and its answers leave out.
+    pub fn static_rules(&self) -> &[&'static str] {
+        &self.static_rules
+    }
+
+    /// This definition, made lean when `lean` ([`ToolDefinition::make_lean`]).
+    pub(super) fn lean_if(mut self, lean: bool) -> Self {
+        if lean {
+            self.make_lean();
+        }
+        self
+    }
+
+    /// Makes the tool lean (wire format §6.12): its description ends with the rules block of
+    /// its static rules, when it has any, and its `_select` description says what a projection
+    /// leaves out. Doing it twice changes nothing.
+    pub(crate) fn make_lean(&mut self) {
+        if self.lean {
+            return;
+        }
+        self.lean = true;
+        if !self.static_rules.is_empty() {
+            self.description.push_str("\n\n");
+            self.description
+                .push_str(&crate::response::rules_block(&self.static_rules));
+        }
+        let select = self
+            .input_schema
+            .get_mut("properties")
+            .and_then(|properties| properties.get_mut("_select"))
+            .and_then(|select| select.get_mut("description"));
+        if let Some(Value::String(description)) = select {
+            if !description.ends_with('.') {
+                description.push('.');
+            }
+            description.push_str(LEAN_SELECT_NOTE);
+        }
     }
 
     /// The tool's response budget in tokens (wire format §17.1), if it declares one.

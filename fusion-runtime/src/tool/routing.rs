@@ -91,8 +91,10 @@ impl ToolDefinition {
             presents: action.presents.clone(),
             max_tokens: self.max_tokens,
             format: self.format,
-            default_format: None,
+            // A lean tool's data blocks are compact unless a format is chosen (wire format §6.12).
+            default_format: self.lean.then_some(crate::response::Format::CompactJson),
             asking: Arc::default(),
+            said: self.lean.then(|| self.static_rules.clone()),
         };
         Ok((arguments, call))
     }

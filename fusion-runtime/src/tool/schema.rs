@@ -272,7 +272,10 @@ impl<'a> Builder<'a> {
             advertise_max_tokens: self.spec.advertise_max_tokens,
             suggests: self.suggests(),
             format: self.spec.format,
-        })
+            static_rules: self.spec.static_rules(),
+            lean: false,
+        }
+        .lean_if(self.spec.is_lean()))
     }
 
     /// The fixed suggestion targets of every model the actions present, once each.

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde_json::Value;
 
 use super::description::Layout;
-use crate::model::Model;
+use crate::model::{Model, StaticRules};
 use crate::response::Format;
 
 /// The declaration of one tool.
@@ -49,6 +49,8 @@ pub struct ToolSpec {
     pub(crate) open_world: Option<bool>,
     /// The data block format of what the tool presents (wire format §2.4).
     pub(crate) format: Option<Format>,
+    /// Whether the tool is lean (wire format §6.12).
+    pub(crate) lean: bool,
 }
 
 /// Which action an [`ActionSpec`] is about.
@@ -77,6 +79,7 @@ impl ToolSpec {
             idempotent: false,
             open_world: None,
             format: None,
+            lean: false,
         }
     }
 
@@ -107,6 +110,19 @@ impl ToolSpec {
     /// own [`Presentation::format`](crate::present::Presentation::format) wins over it.
     pub fn format(mut self, format: Format) -> Self {
         self.format = Some(format);
+        self
+    }
+
+    /// Makes the tool lean (wire format §6.12; so does a model it declares with
+    /// `#[presenter(lean)]`), the setup for the fewest tokens: its
+    /// description in `tools/list` says the static rules of the models it presents once, and
+    /// its answers leave them out; an answer to a `_select` that leaves out a member is that
+    /// projection without the presenters' other rules and suggestions; and its data blocks are
+    /// compact JSON unless a format is chosen (wire format §2.4). With a host that renders MCP
+    /// Apps, whose UI blocks then reach the person only (wire format §4.6), an answer costs about
+    /// what the plain JSON of its data costs.
+    pub fn lean(mut self) -> Self {
+        self.lean = true;
         self
     }
 
@@ -192,6 +208,28 @@ impl ToolSpec {
             .count();
         self.actions.push((ActionRef::Position(position), action));
         self
+    }
+
+    /// Whether the tool is lean (wire format §6.12): declared with [`ToolSpec::lean`], or an
+    /// action declares a model that says `#[presenter(lean)]`.
+    pub(crate) fn is_lean(&self) -> bool {
+        self.lean
+            || self
+                .actions
+                .iter()
+                .any(|(_, action)| action.returns.iter().any(|r| r.lean))
+    }
+
+    /// The static rules of every model the actions present, each once, in the order of the
+    /// actions and their models (wire format §6.12).
+    pub(crate) fn static_rules(&self) -> std::sync::Arc<[&'static str]> {
+        let mut out = StaticRules::default();
+        for (_, action) in &self.actions {
+            for returned in &action.returns {
+                (returned.static_rules)(&mut out);
+            }
+        }
+        out.into_vec().into()
     }
 
     /// Whether the tool's responses can carry UI blocks: declared with [`ToolSpec::ui_app`], or
@@ -297,6 +335,10 @@ pub(crate) struct Returned {
     pub(crate) model: Option<&'static str>,
     /// The fixed targets of its suggestions ([`Model::SUGGESTS`]), checked by the tool set.
     pub(crate) suggests: &'static [&'static str],
+    /// Adds its static rules and those of the models it embeds ([`Model::static_rules`]).
+    pub(crate) static_rules: fn(&mut StaticRules),
+    /// The model makes the tool lean ([`Model::LEAN`]).
+    pub(crate) lean: bool,
 }
 
 impl ActionSpec {
@@ -319,6 +361,8 @@ impl ActionSpec {
             ui: M::DECLARES_UI,
             model: Some(std::any::type_name::<M>()),
             suggests: M::SUGGESTS,
+            static_rules: M::static_rules,
+            lean: M::LEAN,
         });
         self
     }
@@ -332,6 +376,8 @@ impl ActionSpec {
             ui: M::DECLARES_UI,
             model: Some(std::any::type_name::<M>()),
             suggests: M::SUGGESTS,
+            static_rules: M::static_rules,
+            lean: M::LEAN,
         });
         self
     }
@@ -344,6 +390,8 @@ impl ActionSpec {
             ui: false,
             model: None,
             suggests: &[],
+            static_rules: |_| {},
+            lean: false,
         });
         self
     }

@@ -185,6 +185,8 @@ pub struct ToolSet<S = ()> {
     max_tokens: Option<usize>,
     /// The data block format of every tool's presentations, unless chosen closer (wire format §2.4).
     format: Option<Format>,
+    /// Whether every tool is lean (wire format §6.12).
+    lean: bool,
     /// How long clients may cache the listing (`tools/list`), and who may share it.
     listing_cache: ListingCache,
 }
@@ -254,6 +256,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
             state,
             max_tokens: None,
             format: None,
+            lean: false,
             listing_cache: ListingCache::default(),
         }
     }
@@ -268,6 +271,18 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     #[must_use]
     pub fn format(mut self, format: Format) -> Self {
         self.format = Some(format);
+        self
+    }
+
+    /// Makes every tool lean, those added before and after (see
+    /// [`ToolSpec::lean`](crate::tool::ToolSpec::lean), wire format §6.12): one line for the
+    /// fewest tokens a call, the static rules said once in `tools/list`.
+    #[must_use]
+    pub fn lean(mut self) -> Self {
+        self.lean = true;
+        for entry in &mut self.entries {
+            Arc::make_mut(&mut entry.definition).make_lean();
+        }
         self
     }
 
@@ -421,6 +436,10 @@ impl<S> ToolSet<S> {
             return Err(DefinitionError::duplicate(definition.name()));
         }
         self.check_targets(&definition)?;
+        let mut definition = definition;
+        if self.lean {
+            definition.make_lean();
+        }
         self.entries.push(Entry {
             definition: Arc::new(definition),
             handler,
@@ -625,6 +644,7 @@ impl<S> ToolSet<S> {
             state: Arc::new(()),
             max_tokens: self.max_tokens,
             format: self.format,
+            lean: self.lean,
             listing_cache: self.listing_cache,
         }
     }
@@ -652,9 +672,11 @@ impl<S> ToolSet<S> {
         let (arguments, call) = entry.definition.parse(arguments)?;
         let budget = crate::present::tightest(call.max_tokens, self.max_tokens);
         let format = call.format;
+        // A lean tool's data blocks are compact unless a format is chosen (wire format §6.12).
+        let lean = entry.definition.is_lean().then_some(Format::CompactJson);
         let call = call
             .with_max_tokens(budget)
-            .with_formats(format, self.format);
+            .with_formats(format, self.format.or(lean));
         Ok((entry, arguments, call))
     }
 }

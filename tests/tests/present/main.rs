@@ -16,6 +16,7 @@ pub mod lints;
 mod presenter;
 mod redact;
 mod rule;
+mod said_in_description;
 mod said_once;
 mod select;
 mod serde_compat;

@@ -40,6 +40,34 @@ impl<'a> Gen<'_, 'a> {
         }
     }
 
+    /// `fn static_rules` of the `Model` impl (wire format §6.12): the model's own static item
+    /// rules, then each embedded field's model's, read through `Embed` as `DECLARES_UI` is.
+    /// Nothing (the default adds nothing) without either.
+    pub(super) fn static_rules_fn(&self) -> TokenStream {
+        let p = &self.p;
+        let own: Vec<&str> = self
+            .model
+            .decls
+            .iter()
+            .filter_map(|decl| decl.static_item_rule())
+            .collect();
+        let children = self.checked_embeds();
+        if own.is_empty() && children.is_empty() {
+            return quote!();
+        }
+        let terms = children.iter().map(|ty| {
+            let embed = self.as_embed(ty);
+            quote!(#embed::embedded_static_rules(__fusion_out);)
+        });
+        quote! {
+            fn static_rules(__fusion_out: &mut #p::StaticRules) {
+                if #p::StaticRules::enter::<Self>(__fusion_out, &[#(#own),*]) {
+                    #(#terms)*
+                }
+            }
+        }
+    }
+
     /// The path of the `Embed` trait spanned at an embedded field's type: every use of the field
     /// goes through it, so a type that is no presenter gets one error, there (the compiler drops
     /// the identical repeats).

@@ -295,6 +295,11 @@ impl<'m, 'a> Gen<'m, 'a> {
         let name = &self.model.name;
         let serde_name = &self.model.serde_name;
         let declares_ui = self.declares_ui();
+        let static_rules = self.static_rules_fn();
+        let lean_const = self
+            .model
+            .lean
+            .then(|| quote!(const LEAN: #p::bool = true;));
         let suggests = self.suggests();
         let agent_limit = self
             .model
@@ -344,6 +349,8 @@ impl<'m, 'a> Gen<'m, 'a> {
                 #declares_ui
                 #suggests
                 #agent_limit
+                #lean_const
+                #static_rules
 
                 fn serialize_selected<__S: #p::serde::Serializer>(
                     &self,

@@ -112,7 +112,7 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     }
     let items = &all[..by_limit];
     let data = RefCell::new(data);
-    let mut parts = PrefixParts::new(all, shape.ctx, shape.mask, budget);
+    let mut parts = PrefixParts::new(all, shape.ctx, shape.scope(), budget);
     // The other blocks' tokens of each prefix probed, for the aim; first those of no item (the
     // static rules, the summary, the collection's blocks of nothing): what does not grow.
     let mut measured = Measured::default();

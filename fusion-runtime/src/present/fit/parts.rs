@@ -5,8 +5,7 @@
 //! it. A search that tries a long prefix and then shorter ones presents each item once; one that
 //! goes up again presents only the items it had taken back.
 
-use super::super::engine::{Cut, ItemParts, Items, Mark, Presenter, cut_items};
-use crate::model::FieldMask;
+use super::super::engine::{Cut, ItemParts, Items, Mark, Presenter, Scope, cut_items};
 use crate::response::ResponseBuilder;
 
 /// The other blocks of the prefixes of `all`.
@@ -25,13 +24,8 @@ pub(super) struct PrefixParts<'a, T, Ctx: ?Sized> {
 }
 
 impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
-    pub(super) fn new(
-        all: &'a [T],
-        ctx: &'a Ctx,
-        mask: Option<&'a FieldMask>,
-        budget: usize,
-    ) -> Self {
-        let parts = ItemParts::new::<T, Ctx>(true, Cut::NONE, mask);
+    pub(super) fn new(all: &'a [T], ctx: &'a Ctx, scope: Scope<'a>, budget: usize) -> Self {
+        let parts = ItemParts::new::<T, Ctx>(true, Cut::NONE, scope);
         PrefixParts {
             all,
             ctx,

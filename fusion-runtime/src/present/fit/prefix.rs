@@ -408,6 +408,8 @@ mod tests {
             mask: None,
             format,
             value: true,
+            said: &[],
+            projected: false,
         }
     }
 
