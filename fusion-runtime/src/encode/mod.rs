@@ -6,7 +6,9 @@
 //! - [`json`]: the wire format §3 JSON writer;
 //! - [`tokens`]: token counts of response text (an estimate, and the exact count behind a feature);
 //! - [`toon`]: the wire format §9 TOON encoder and its compile-time path for models;
-//! - [`EncodeError`] (and its TOON detail [`ToonError`]): why a value could not be written.
+//! - [`EncodeError`] (and its TOON detail [`ToonError`]): why a value could not be written;
+//! - `reject`: the one macro with which every serde `Serializer` here turns down what it does
+//!   not take.
 //!
 //! The encoders read models only through the model layer's traits and never know about
 //! responses: they turn values into text, and the response layer makes blocks of it.
@@ -15,6 +17,7 @@ pub mod echo;
 mod error;
 pub mod escape;
 pub mod json;
+mod reject;
 pub mod tokens;
 pub mod toon;
 

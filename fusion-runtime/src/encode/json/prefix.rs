@@ -1,10 +1,12 @@
 //! The text before each struct field's value, cached per thread: `,`, a line break, the
 //! indentation, the quoted key and `: `, copied in one piece.
 //!
-//! A struct field's key is a `&'static str` (serde's `serialize_field`), so its address and
-//! length name its bytes for the life of the program: the cache maps (address, length, depth)
-//! to the prefix text, and a field of a model written a thousand times is escaped once. Map
-//! keys are not `'static` and are written as before.
+//! The cache maps a key's text and a depth to the prefix text, so a field of a model written a
+//! thousand times is escaped once. A struct field's key is a `&'static str` (serde's
+//! `serialize_field`), so a slot holds the key itself, without a copy, and a hit is checked by
+//! comparing texts (the address of the key a slot holds is only a shortcut of that comparison:
+//! the generated code of one model passes the same `&'static str` each time). Map keys are not
+//! `'static` and are written as before.
 
 /// Slots of the cache (a power of two); a collision only costs a rebuild.
 const SLOTS: usize = 256;
@@ -23,12 +25,11 @@ const MAX_DEPTH: usize = 64;
 /// with very many distinct keys).
 const TEXT_LIMIT: usize = 16 * 1024;
 
-/// One cached prefix: the key's address and length, the depth, and where the text lies.
+/// One cached prefix: the key, the depth, and where the text lies.
 #[derive(Clone, Copy, Default)]
 struct Slot {
-    /// The key's address; 0 is an empty slot (no `&'static str` lives at address 0).
-    addr: usize,
-    len: usize,
+    /// The key; `None` is an empty slot.
+    key: Option<&'static str>,
     depth: usize,
     start: usize,
     end: usize,
@@ -58,8 +59,7 @@ impl Prefixes {
         if depth > MAX_DEPTH {
             return None;
         }
-        let addr = key.as_ptr().addr();
-        let home = slot_index(addr, depth);
+        let home = slot_index(key, depth);
         let slots = self
             .slots
             .get_or_insert_with(|| Box::new([Slot::default(); SLOTS]));
@@ -67,12 +67,12 @@ impl Prefixes {
         for probe in 0..PROBES {
             let index = (home + probe) & (SLOTS - 1);
             let slot = &slots[index];
-            if slot.addr == addr && slot.len == key.len() && slot.depth == depth {
-                return self.text.get(slot.start..slot.end);
-            }
-            if slot.addr == 0 {
+            let Some(held) = slot.key else {
                 free = Some(index);
                 break;
+            };
+            if slot.depth == depth && (std::ptr::eq(held, key) || held == key) {
+                return self.text.get(slot.start..slot.end);
             }
         }
         if self.text.len() > TEXT_LIMIT {
@@ -93,8 +93,7 @@ impl Prefixes {
         self.text.push_str("\": ");
         let end = self.text.len();
         slots[index & (SLOTS - 1)] = Slot {
-            addr,
-            len: key.len(),
+            key: Some(key),
             depth,
             start,
             end,
@@ -103,9 +102,11 @@ impl Prefixes {
     }
 }
 
-/// The slot of a key at a depth: a multiplicative (Fibonacci) hash of both.
+/// The slot of a key at a depth: a multiplicative (Fibonacci) hash of its length, three of its
+/// bytes (the first, the middle and the last: a model's field names rarely agree on all
+/// three) and the depth; equal texts hash alike wherever they are stored.
 #[inline]
-fn slot_index(addr: usize, depth: usize) -> usize {
+fn slot_index(key: &str, depth: usize) -> usize {
     // 2^64 / φ, truncated to the pointer width: any odd constant spreads the bits; the
     // truncation on 32-bit targets is intended.
     #[allow(
@@ -113,6 +114,10 @@ fn slot_index(addr: usize, depth: usize) -> usize {
         reason = "the hash constant is cut to the pointer width on purpose"
     )]
     const GOLDEN: usize = 0x9E37_79B9_7F4A_7C15_u64 as usize;
-    let mixed = (addr ^ depth.rotate_right(7)).wrapping_mul(GOLDEN);
+    let bytes = key.as_bytes();
+    let byte = |at: usize| usize::from(bytes.get(at).copied().unwrap_or(0));
+    let len = bytes.len();
+    let text = len ^ (byte(0) << 8) ^ (byte(len / 2) << 16) ^ (byte(len.wrapping_sub(1)) << 24);
+    let mixed = (text ^ depth.rotate_right(7)).wrapping_mul(GOLDEN);
     mixed >> (usize::BITS - SLOT_BITS)
 }

@@ -4,7 +4,7 @@
 //! start (indentation, or indentation and `- `) its caller already wrote, plus any lines below it.
 
 use super::quote;
-use super::value::{Key, Members, Text, Tree, Value};
+use super::value::{Key, Members, Text, Tree, Value, same_name};
 use super::{Delimiter, ToonOptions};
 
 /// Encodes `tree` as a TOON document (wire format §9.9).
@@ -359,12 +359,6 @@ fn member<'v>(members: &'v Members, index: usize, name: &str, text: Text<'_>) ->
             .iter()
             .find_map(|(key, value)| same_name(text.key(key), name).then_some(value)),
     }
-}
-
-/// Name equality, with a pointer check first: elements of one struct type share the same
-/// `&'static str` field names, so the common case needs no byte comparison.
-fn same_name(key: &str, name: &str) -> bool {
-    std::ptr::eq(key, name) || key == name
 }
 
 /// The schema of a tabular-eligible list of elements (wire format §9.6), or `None`.
