@@ -458,8 +458,13 @@ pub mod by_hand {
         }
 
         fn embeds(&self, ctx: &C, sink: &mut EmbedSink<'_>) {
-            self.customer.embed_into(ctx, sink);
-            self.lines.embed_into(ctx, sink);
+            // As the derive writes it: a member `_select` leaves out presents no embed.
+            if sink.selected(1) {
+                self.customer.embed_into(ctx, sink);
+            }
+            if sink.selected(7) {
+                self.lines.embed_into(ctx, sink);
+            }
         }
     }
 

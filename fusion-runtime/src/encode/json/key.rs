@@ -1,7 +1,6 @@
 //! The serializer of map keys (wire format §3.3): strings, and the scalars `serde_json` writes as
 //! strings.
 
-use serde::Serialize;
 use serde::ser::{self, Impossible};
 
 use crate::encode::reject::{reject, see_through};

@@ -2,7 +2,6 @@
 //! generic encoder writes for the same primitive, or [`NotARow`] for anything a table cell
 //! cannot hold. The one row serializer (`row`) writes every member of a row with it.
 
-use serde::Serialize;
 use serde::ser::{self, Impossible};
 
 use super::quote;

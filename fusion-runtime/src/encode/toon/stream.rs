@@ -86,14 +86,11 @@ struct Elements<'o> {
 
 impl Elements<'_> {
     fn row<V: Serialize + ?Sized>(&mut self, element: &V) -> Result<(), NotARow> {
-        let text = match &mut self.text {
-            Some(text) => text,
-            None => {
-                let table = Table::of_first(element, self.options).ok_or(NotARow)?;
-                self.text.insert(TableText::new(table, self.len))
-            }
-        };
-        text.push(element)
+        if self.text.is_none() {
+            let table = Table::of_first(element, self.options).ok_or(NotARow)?;
+            self.text = Some(TableText::new(table, self.len));
+        }
+        self.text.as_mut().ok_or(NotARow)?.push(element)
     }
 
     fn finish(self) -> Result<String, NotARow> {
