@@ -266,17 +266,7 @@ impl<'t> Encoder<'t> {
 
     /// `[N]`, `[N|]`, `[N<TAB>]`, or with `keyed` `[N:]`, `[N:|]`.
     fn header(&mut self, len: usize, keyed: bool) {
-        self.out.push('[');
-        quote::push_integer(&mut self.out, len);
-        if keyed {
-            self.out.push(':');
-        }
-        match self.delimiter {
-            Delimiter::Comma => {}
-            Delimiter::Tab => self.out.push('\t'),
-            Delimiter::Pipe => self.out.push('|'),
-        }
-        self.out.push(']');
+        quote::push_count(&mut self.out, len, keyed, self.delimiter);
     }
 
     /// `{a|b{c|d}|e}`.

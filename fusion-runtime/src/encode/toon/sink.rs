@@ -71,14 +71,8 @@ impl Table {
     /// Appends the header of a table of `rows` rows: `[N|]{names}:` (the delimiter shown when
     /// it is not a comma). It ends in `:` whatever the count.
     pub(crate) fn push_header(&self, out: &mut String, rows: usize) {
-        out.push('[');
-        quote::push_integer(out, rows);
-        match self.delimiter {
-            Delimiter::Comma => {}
-            Delimiter::Tab => out.push('\t'),
-            Delimiter::Pipe => out.push('|'),
-        }
-        out.push_str("]{");
+        quote::push_count(out, rows, false, self.delimiter);
+        out.push('{');
         for (i, name) in self.names.iter().enumerate() {
             if i > 0 {
                 out.push(self.delimiter.as_char());
