@@ -102,9 +102,9 @@ impl Prefixes {
     }
 }
 
-/// The slot of a key at a depth: a multiplicative (Fibonacci) hash of its length, three of its
-/// bytes (the first, the middle and the last: a model's field names rarely agree on all
-/// three) and the depth; equal texts hash alike wherever they are stored.
+/// The slot of a key at a depth: a multiplicative (Fibonacci) hash of its length, its first and
+/// last bytes (a model's field names of one length rarely share both) and the depth; equal
+/// texts hash alike wherever they are stored.
 #[inline]
 fn slot_index(key: &str, depth: usize) -> usize {
     // 2^64 / φ, truncated to the pointer width: any odd constant spreads the bits; the
@@ -114,10 +114,11 @@ fn slot_index(key: &str, depth: usize) -> usize {
         reason = "the hash constant is cut to the pointer width on purpose"
     )]
     const GOLDEN: usize = 0x9E37_79B9_7F4A_7C15_u64 as usize;
-    let bytes = key.as_bytes();
-    let byte = |at: usize| usize::from(bytes.get(at).copied().unwrap_or(0));
-    let len = bytes.len();
-    let text = len ^ (byte(0) << 8) ^ (byte(len / 2) << 16) ^ (byte(len.wrapping_sub(1)) << 24);
-    let mixed = (text ^ depth.rotate_right(7)).wrapping_mul(GOLDEN);
+    let ends = match key.as_bytes() {
+        [] => 0,
+        [only] => usize::from(*only),
+        [first, .., last] => (usize::from(*first) << 8) | usize::from(*last),
+    };
+    let mixed = (key.len() ^ (ends << 8) ^ depth.rotate_right(7)).wrapping_mul(GOLDEN);
     mixed >> (usize::BITS - SLOT_BITS)
 }

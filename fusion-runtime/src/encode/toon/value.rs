@@ -187,7 +187,9 @@ struct Build {
 
 /// Whether a member is named `name`. Members of one struct type pass the very `&'static str`
 /// the derive wrote, so the address check settles the common case without comparing bytes; it
-/// is only a shortcut: equal text is the rule.
+/// is only a shortcut: equal text is the rule. Inlined: the walk of a tree and every table row
+/// call it once per member.
+#[inline]
 pub(crate) fn same_name(key: &str, name: &str) -> bool {
     std::ptr::eq(key, name) || key == name
 }
