@@ -1,12 +1,10 @@
 //! The text before each struct field's value, cached per thread: `,`, a line break, the
 //! indentation, the quoted key and `: `, copied in one piece.
 //!
-//! The cache maps a key's text and a depth to the prefix text, so a field of a model written a
-//! thousand times is escaped once. A struct field's key is a `&'static str` (serde's
-//! `serialize_field`), so a slot holds the key itself, without a copy, and a hit is equal text
-//! at the same depth: the key's address only picks the slot to look in first (`slot_index`)
-//! and, when the slot holds that very `&'static str`, spares the comparison of bytes; no answer
-//! depends on it. Map keys are not `'static` and are written as before.
+//! A struct field's key is a `&'static str` (serde's `serialize_field`), so its address and
+//! length name its bytes for the life of the program: the cache maps (address, length, depth)
+//! to the prefix text, and a field of a model written a thousand times is escaped once. Map
+//! keys are not `'static` and are written as before.
 
 /// Slots of the cache (a power of two); a collision only costs a rebuild.
 const SLOTS: usize = 256;
@@ -25,11 +23,12 @@ const MAX_DEPTH: usize = 64;
 /// with very many distinct keys).
 const TEXT_LIMIT: usize = 16 * 1024;
 
-/// One cached prefix: the key, the depth, and where the text lies.
+/// One cached prefix: the key's address and length, the depth, and where the text lies.
 #[derive(Clone, Copy, Default)]
 struct Slot {
-    /// The key; `None` is an empty slot.
-    key: Option<&'static str>,
+    /// The key's address; 0 is an empty slot (no `&'static str` lives at address 0).
+    addr: usize,
+    len: usize,
     depth: usize,
     start: usize,
     end: usize,
@@ -59,7 +58,8 @@ impl Prefixes {
         if depth > MAX_DEPTH {
             return None;
         }
-        let home = slot_index(key, depth);
+        let addr = key.as_ptr().addr();
+        let home = slot_index(addr, depth);
         let slots = self
             .slots
             .get_or_insert_with(|| Box::new([Slot::default(); SLOTS]));
@@ -67,12 +67,12 @@ impl Prefixes {
         for probe in 0..PROBES {
             let index = (home + probe) & (SLOTS - 1);
             let slot = &slots[index];
-            let Some(held) = slot.key else {
+            if slot.addr == addr && slot.len == key.len() && slot.depth == depth {
+                return self.text.get(slot.start..slot.end);
+            }
+            if slot.addr == 0 {
                 free = Some(index);
                 break;
-            };
-            if slot.depth == depth && (std::ptr::eq(held, key) || held == key) {
-                return self.text.get(slot.start..slot.end);
             }
         }
         if self.text.len() > TEXT_LIMIT {
@@ -93,7 +93,8 @@ impl Prefixes {
         self.text.push_str("\": ");
         let end = self.text.len();
         slots[index & (SLOTS - 1)] = Slot {
-            key: Some(key),
+            addr,
+            len: key.len(),
             depth,
             start,
             end,
@@ -102,14 +103,9 @@ impl Prefixes {
     }
 }
 
-/// The slot to look in first for a key at a depth: a multiplicative (Fibonacci) hash of the
-/// key's address and the depth. The address only says where to look (the generated code of a
-/// model passes the same `&'static str` each time, and an address costs nothing to hash); what
-/// a slot answers for is its key's text (see [`Prefixes::get`]), so the same text at two
-/// addresses takes two slots, never a wrong prefix. Hashing the text instead cost 5–7% of the
-/// JSON writer's instructions (PERFORMANCE.md).
+/// The slot of a key at a depth: a multiplicative (Fibonacci) hash of both.
 #[inline]
-fn slot_index(key: &str, depth: usize) -> usize {
+fn slot_index(addr: usize, depth: usize) -> usize {
     // 2^64 / φ, truncated to the pointer width: any odd constant spreads the bits; the
     // truncation on 32-bit targets is intended.
     #[allow(
@@ -117,6 +113,6 @@ fn slot_index(key: &str, depth: usize) -> usize {
         reason = "the hash constant is cut to the pointer width on purpose"
     )]
     const GOLDEN: usize = 0x9E37_79B9_7F4A_7C15_u64 as usize;
-    let mixed = (key.as_ptr().addr() ^ depth.rotate_right(7)).wrapping_mul(GOLDEN);
+    let mixed = (addr ^ depth.rotate_right(7)).wrapping_mul(GOLDEN);
     mixed >> (usize::BITS - SLOT_BITS)
 }
