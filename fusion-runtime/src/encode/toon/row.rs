@@ -4,7 +4,7 @@
 //!
 //! Every table the encoder writes goes through it: a collection of models (whose names are the
 //! model's [`WIRE_NAMES`](crate::model::Model::WIRE_NAMES)) and a root list of flat objects
-//! given to [`encode()`](super::encode) (whose names are the first element's). A row that is no
+//! given to [`encode()`](super::encode()) (whose names are the first element's). A row that is no
 //! row of the table is [`NotARow`], and the caller then takes the tree path, which writes the
 //! form the specification prescribes and reports any real error; so what this writes, when it
 //! answers, is the tree path's row byte for byte (property test

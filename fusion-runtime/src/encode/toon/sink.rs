@@ -1,7 +1,7 @@
 //! The table sink (wire format §9.6): a TOON table's layout ([`Table`]: its member names, the
 //! delimiter, the indentation of a row) and the text of one table grown row by row
 //! ([`TableText`]). Rows go in through the one row serializer (`row`), whoever writes them: a
-//! collection of models (`table`), a root list given to [`encode()`](super::encode) (`stream`),
+//! collection of models (`table`), a root list given to [`encode()`](super::encode()) (`stream`),
 //! or a collection fitted to a budget item by item (`present/fit/prefix.rs`).
 
 use std::borrow::Cow;
