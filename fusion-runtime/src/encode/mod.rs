@@ -7,7 +7,9 @@
 //! - `tokens` (feature `budget`): token counts of response text (an estimate, and the exact
 //!   count behind a feature);
 //! - [`toon`]: the wire format §9 TOON encoder and its compile-time path for models;
-//! - [`EncodeError`] (and its TOON detail [`ToonError`]): why a value could not be written.
+//! - [`EncodeError`] (and its TOON detail [`ToonError`]): why a value could not be written;
+//! - `reject`: the one macro with which every serde `Serializer` here turns down what it does
+//!   not take.
 //!
 //! The encoders read models only through the model layer's traits and never know about
 //! responses: they turn values into text, and the response layer makes blocks of it.
@@ -16,6 +18,7 @@ pub mod echo;
 mod error;
 pub mod escape;
 pub mod json;
+mod reject;
 #[cfg(feature = "budget")]
 pub mod tokens;
 #[cfg_attr(

@@ -75,6 +75,7 @@ where
 }
 
 /// The `<domain_rules>` block of `rules` (wire format §2.3), as an answer writes it.
+#[cfg(feature = "tool")]
 pub(crate) fn rules_block(rules: &[&str]) -> String {
     list_block("domain_rules", rules.iter().copied())
 }

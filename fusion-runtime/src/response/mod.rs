@@ -30,7 +30,10 @@ pub mod ui;
 mod view;
 mod wrap;
 
-pub(crate) use blocks::{EmbedBlock, EmbedKind, rules_block};
+pub(crate) use blocks::{EmbedBlock, EmbedKind};
+// A lean tool's description says its static rules as a rules block (wire format §6.12).
+#[cfg(feature = "tool")]
+pub(crate) use blocks::rules_block;
 pub use builder::{ResponseBuilder, StructuredError};
 #[cfg(feature = "budget")]
 pub(crate) use builder::{blocks_tokens, toon_presented_text};

@@ -1,8 +1,9 @@
 //! The serializer of map keys (wire format §3.3): strings, and the scalars `serde_json` writes as
 //! strings.
 
-use serde::Serialize;
 use serde::ser::{self, Impossible};
+
+use crate::encode::reject::{reject, see_through};
 
 use super::{Error, Writer, error, number_str};
 
@@ -34,7 +35,8 @@ impl Key<'_, '_> {
     }
 }
 
-fn key_must_be_a_string() -> Error {
+/// What the serializer answers for any key but a string or a scalar, in `serde_json`'s words.
+fn key_must_be_a_string(_found: &'static str) -> Error {
     error("key must be a string")
 }
 
@@ -111,25 +113,7 @@ impl ser::Serializer for Key<'_, '_> {
         Ok(())
     }
 
-    fn serialize_bytes(self, _value: &[u8]) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_none(self) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
-        value.serialize(self)
-    }
-
-    fn serialize_unit(self) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
+    see_through!();
 
     fn serialize_unit_variant(
         self,
@@ -141,71 +125,9 @@ impl ser::Serializer for Key<'_, '_> {
         Ok(())
     }
 
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        value.serialize(self)
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<(), Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, Error> {
-        Err(key_must_be_a_string())
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, Error> {
-        Err(key_must_be_a_string())
-    }
+    reject!(key_must_be_a_string =>
+        serialize_bytes, serialize_none, serialize_unit, serialize_unit_struct,
+        serialize_newtype_variant, compounds);
 
     fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<(), Error> {
         self.0.display(value)

@@ -22,6 +22,7 @@ use serde::Serialize;
 use serde::ser;
 
 use super::error::EncodeError;
+use crate::encode::reject::see_through;
 pub use compact::compact;
 #[cfg(feature = "budget")]
 pub(crate) use elements::with_elements;
@@ -402,9 +403,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Writer<'o> {
         self.serialize_unit()
     }
 
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
-        value.serialize(self)
-    }
+    see_through!();
 
     fn serialize_unit(self) -> Result<(), Error> {
         self.out.push_str("null");
@@ -423,14 +422,6 @@ impl<'a, 'o> ser::Serializer for &'a mut Writer<'o> {
     ) -> Result<(), Error> {
         self.string(variant);
         Ok(())
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        value.serialize(self)
     }
 
     fn serialize_newtype_variant<T: Serialize + ?Sized>(

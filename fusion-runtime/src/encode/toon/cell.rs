@@ -1,11 +1,11 @@
 //! The cells of a TOON table row written straight from serde (wire format §9.3): the token the
 //! generic encoder writes for the same primitive, or [`NotARow`] for anything a table cell
-//! cannot hold. Shared by the compile-time path and the streamed tables of the generic encoder.
+//! cannot hold. The one row serializer (`row`) writes every member of a row with it.
 
-use serde::Serialize;
 use serde::ser::{self, Impossible};
 
 use super::quote;
+use crate::encode::reject::{reject, see_through};
 
 /// Why a row cannot be a table row. Never shown: the caller then uses the tree path of the
 /// generic encoder, which reports a real error if there is one.
@@ -26,44 +26,10 @@ impl ser::Error for NotARow {
     }
 }
 
-/// Returns [`NotARow`] from every serializer method not listed.
-macro_rules! not_a_row {
-    // Every primitive, `None` and the units: what a serializer that accepts only a compound
-    // value (the root list, a row) turns down.
-    (primitives -> $ret:ty) => {
-        not_a_row! {
-            serialize_bool(bool) -> $ret;
-            serialize_i8(i8) -> $ret;
-            serialize_i16(i16) -> $ret;
-            serialize_i32(i32) -> $ret;
-            serialize_i64(i64) -> $ret;
-            serialize_i128(i128) -> $ret;
-            serialize_u8(u8) -> $ret;
-            serialize_u16(u16) -> $ret;
-            serialize_u32(u32) -> $ret;
-            serialize_u64(u64) -> $ret;
-            serialize_u128(u128) -> $ret;
-            serialize_f32(f32) -> $ret;
-            serialize_f64(f64) -> $ret;
-            serialize_char(char) -> $ret;
-            serialize_str(&str) -> $ret;
-            serialize_bytes(&[u8]) -> $ret;
-            serialize_none() -> $ret;
-            serialize_unit() -> $ret;
-            serialize_unit_struct(&'static str) -> $ret;
-            serialize_unit_variant(&'static str, u32, &'static str) -> $ret;
-        }
-    };
-    ($($method:ident($($arg:ty),*) -> $ret:ty;)*) => {
-        $(
-            fn $method(self, $(_: $arg),*) -> Result<$ret, NotARow> {
-                Err(NotARow)
-            }
-        )*
-    };
+/// [`NotARow`], whatever was found: the argument of [`reject!`] in the serializers of rows.
+pub(crate) fn not_a_row(_found: &'static str) -> NotARow {
+    NotARow
 }
-
-pub(crate) use not_a_row;
 
 /// Writes one primitive cell: the token the generic encoder writes for the same value (wire format
 /// §9.3), with the serde data model mapped as it maps it (unit → `null`, unit variant → its
@@ -174,9 +140,7 @@ impl ser::Serializer for CellSerializer<'_> {
         self.null()
     }
 
-    fn serialize_some<V: Serialize + ?Sized>(self, value: &V) -> Result<(), NotARow> {
-        value.serialize(self)
-    }
+    see_through!();
 
     fn serialize_unit(self) -> Result<(), NotARow> {
         self.null()
@@ -195,32 +159,5 @@ impl ser::Serializer for CellSerializer<'_> {
         self.string(variant)
     }
 
-    fn serialize_newtype_struct<V: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &V,
-    ) -> Result<(), NotARow> {
-        value.serialize(self)
-    }
-
-    fn serialize_newtype_variant<V: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &V,
-    ) -> Result<(), NotARow> {
-        Err(NotARow)
-    }
-
-    not_a_row! {
-        serialize_bytes(&[u8]) -> ();
-        serialize_seq(Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
-    }
+    reject!(not_a_row => serialize_bytes, serialize_newtype_variant, compounds);
 }

@@ -1,10 +1,17 @@
 //! The TOON encoder (wire format §9): a spec-conformant encoder for any `Serialize` value
 //! ([`encode()`]), and the compile-time path for collections of models ([`encode_table`]).
 //!
-//! [`encode()`] has two paths with the same bytes: a root list of flat rows is streamed
-//! (`stream`: the first row's tree for the schema, every row written straight from serde),
-//! anything else builds a value tree (`value`) and walks it (`encode`). The compile-time path
-//! (`table`) and the streamed tables write their cells alike (`cell`).
+//! Two ways to the same bytes: a table, and a value tree.
+//!
+//! - **Tables** (wire format §9.6) are written row by row into the table sink (`sink`: the
+//!   header, then each row), every row by the one row serializer (`row`, its cells by `cell`),
+//!   straight from serde. The rows come from a collection of models, whose names the model
+//!   declares (`table`: [`encode_table`]), or from a root list given to [`encode()`], whose names
+//!   are its first element's (`stream`).
+//! - **Anything else** (a root object, a list of lists or of nested objects, and any row that
+//!   does not fit its table, which hands the whole value over) is built as a value tree
+//!   (`value`) and walked (`encode`), which writes the form the specification prescribes and
+//!   reports the errors.
 //!
 //! Its public face, with the examples and why the toolkit has its own encoder, is
 //! [`fusion_runtime::toon`](crate::toon).
@@ -12,6 +19,8 @@
 pub(crate) mod cell;
 pub(crate) mod encode;
 pub(crate) mod quote;
+mod row;
+mod sink;
 pub(crate) mod stream;
 pub(crate) mod table;
 pub(crate) mod value;

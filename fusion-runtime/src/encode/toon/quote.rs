@@ -1,6 +1,7 @@
 //! TOON tokens (wire format §9.3): when a string is quoted, how it is escaped, how keys and numbers are
 //! written. Every function appends to a `String` and allocates nothing else.
 
+use super::Delimiter;
 use crate::encode::escape;
 
 /// Appends the token of a string value: bare, or quoted when one of Q1–Q9 holds.
@@ -265,6 +266,22 @@ fn push_zeros(out: &mut String, count: i32) {
 /// Appends an integer's exact decimal digits.
 pub(crate) fn push_integer<I: itoa::Integer>(out: &mut String, value: I) {
     out.push_str(itoa::Buffer::new().format(value));
+}
+
+/// Appends the bracket of a list or table header (wire format §9.5): `[N]`, `[N|]`, `[N<TAB>]`,
+/// or with `keyed` `[N:]`, `[N:|]`: the delimiter is shown when it is not a comma.
+pub(crate) fn push_count(out: &mut String, len: usize, keyed: bool, delimiter: Delimiter) {
+    out.push('[');
+    push_integer(out, len);
+    if keyed {
+        out.push(':');
+    }
+    match delimiter {
+        Delimiter::Comma => {}
+        Delimiter::Tab => out.push('\t'),
+        Delimiter::Pipe => out.push('|'),
+    }
+    out.push(']');
 }
 
 #[cfg(test)]

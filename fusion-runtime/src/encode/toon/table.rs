@@ -2,21 +2,23 @@
 //! from the models, without building a generic value.
 //!
 //! The header comes from [`Model::WIRE_NAMES`] (the derive's field list, keys encoded once per
-//! table); each row is written by [`RowSerializer`], a serde `Serializer` that the model's
-//! generated wire writer drives field by field in declaration order, each cell written with the
-//! same token functions as the generic encoder. Monomorphized per model, that is straight-line
-//! code: no tree, one output `String`.
+//! table); each row goes into the table sink (`sink`) through the one row serializer (`row`),
+//! which the model's generated wire writer drives field by field in declaration order, each
+//! cell written with the same token functions as the generic encoder. Monomorphized per model,
+//! that is straight-line code: no tree, one output `String`.
 //!
 //! Whenever a row is not what the header promises (a member that is not a primitive, a member
 //! skipped by `skip_serializing_if`, other names or another order, a `Serialize` impl that
 //! fails), the whole collection is handed to the generic encoder instead, which then writes the
 //! form wire format §9.5 prescribes. So the result is always byte-identical to [`super::encode`].
 
-use serde::Serialize;
-use serde::ser::{self, Impossible};
+use std::borrow::Cow;
 
-use super::cell::{CellSerializer, NotARow, not_a_row};
-use super::{Delimiter, ToonError, ToonOptions, encode, quote};
+use serde::Serialize;
+use serde::ser;
+
+use super::sink::{Table, TableText};
+use super::{ToonError, ToonOptions, encode};
 use crate::model::{FieldMask, Model};
 
 /// Encodes a collection of models as a TOON document, byte-identical to
@@ -130,206 +132,48 @@ fn table<T: Model>(items: &[T], members: Members<'_>, options: &ToonOptions) -> 
     if items.is_empty() {
         return Some("[]".to_owned()); // wire format §9.9: the empty root list.
     }
-    let rows = TableRows::new::<T>(members, options)?;
-    let mut out = String::with_capacity(64);
-    rows.push_header(&mut out, items.len());
-    for (i, item) in items.iter().enumerate() {
-        let before = out.len();
-        if !rows.push_row(&mut out, item) {
-            return None;
-        }
-        if i == 0 {
-            // Size the rest of the table on the first row: one allocation instead of a
-            // doubling series that copies the text again at each step.
-            let row = out.len() - before;
-            out.reserve(row.saturating_add(row / 8).saturating_mul(items.len() - 1));
-        }
+    let table = TableRows::new::<T>(members, options)?;
+    let mut text = TableText::new(table.table, items.len());
+    for item in items {
+        text.push(&Row { item, members }).ok()?;
     }
-    Some(out)
+    text.finish().ok()
 }
 
-/// How a table of a model is written: its header's names and each row, so that a table can
-/// also be grown one row at a time and its header, which holds the row count, written for the
-/// rows kept (fitting a TOON collection to a budget, wire format §17.3).
+/// The table of a model's rows, for a table grown one row at a time whose header, which holds
+/// the row count, is written for the rows kept (fitting a TOON collection to a budget, wire
+/// format §17.3).
 pub(crate) struct TableRows<'a> {
-    names: Vec<&'static str>,
+    table: Table,
     members: Members<'a>,
-    delimiter: Delimiter,
-    /// A line break and one indentation step (depth 1): what starts every row.
-    line_start: String,
 }
 
 impl<'a> TableRows<'a> {
-    /// The table form of `T` with `members`, or `None` when no table holds it: rows of no
-    /// members are empty objects, and duplicate names are an error the generic encoder reports.
+    /// The table form of `T` with `members` (the names of [`Model::WIRE_NAMES`] it keeps), or
+    /// `None` when no table holds it (see [`Table::new`]).
     pub(crate) fn new<T: Model>(members: Members<'a>, options: &ToonOptions) -> Option<Self> {
-        let names: Vec<&'static str> = T::WIRE_NAMES
+        let names = T::WIRE_NAMES
             .iter()
             .enumerate()
-            .filter_map(|(index, name)| members.contains(index).then_some(*name))
+            .filter_map(|(index, name)| members.contains(index).then_some(Cow::Borrowed(*name)))
             .collect();
-        if names.is_empty() || has_duplicates(&names) || options.indent() == 0 {
-            return None;
-        }
-        let mut line_start = String::with_capacity(options.indent() + 1);
-        line_start.push('\n');
-        line_start.extend(std::iter::repeat_n(' ', options.indent()));
         Some(TableRows {
-            names,
+            table: Table::new(names, options)?,
             members,
-            delimiter: options.delimiter(),
-            line_start,
         })
     }
 
-    /// Appends the header of a table of `rows` rows: `[N|]{names}:` (the delimiter shown when
-    /// it is not a comma). It ends in `:` whatever the count.
+    /// Appends the header of a table of `rows` rows: `[N|]{names}:`, which ends in `:` whatever
+    /// the count.
     pub(crate) fn push_header(&self, out: &mut String, rows: usize) {
-        out.push('[');
-        quote::push_integer(out, rows);
-        match self.delimiter {
-            Delimiter::Comma => {}
-            Delimiter::Tab => out.push('\t'),
-            Delimiter::Pipe => out.push('|'),
-        }
-        out.push_str("]{");
-        for (i, name) in self.names.iter().enumerate() {
-            if i > 0 {
-                out.push(self.delimiter.as_char());
-            }
-            quote::push_key(out, name);
-        }
-        out.push_str("}:");
+        self.table.push_header(out, rows);
     }
 
     /// Appends `item` as the next row, after its line break and indentation; `false` when it is
     /// no row of this table (`out` then holds part of it: discard it).
-    pub(crate) fn push_row<T: Model>(&self, out: &mut String, item: &T) -> bool {
-        out.push_str(&self.line_start);
-        self.members
-            .write(
-                item,
-                RowSerializer {
-                    out,
-                    names: &self.names,
-                    delimiter: self.delimiter.as_byte(),
-                },
-            )
-            .is_ok()
-    }
-}
-
-/// Whether two of `names` are equal; a model has a handful of members.
-fn has_duplicates(names: &[&str]) -> bool {
-    names
-        .iter()
-        .enumerate()
-        .any(|(i, name)| names[..i].contains(name))
-}
-
-/// Writes one model as the cells of a table row; anything but a struct of primitives with
-/// exactly the header's names, in its order, is [`NotARow`].
-struct RowSerializer<'o> {
-    out: &'o mut String,
-    /// The header's member names.
-    names: &'o [&'static str],
-    delimiter: u8,
-}
-
-/// Accepts the members of one row one by one.
-struct RowWriter<'o> {
-    out: &'o mut String,
-    names: &'o [&'static str],
-    delimiter: u8,
-    /// How many cells were written.
-    next: usize,
-}
-
-impl ser::SerializeStruct for RowWriter<'_> {
-    type Ok = ();
-    type Error = NotARow;
-
-    fn serialize_field<V: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &V,
-    ) -> Result<(), NotARow> {
-        match self.names.get(self.next) {
-            // Generated code passes the very `&'static str` of `WIRE_NAMES`: the pointer check
-            // settles the common case without comparing bytes.
-            Some(name) if std::ptr::eq(*name, key) || *name == key => {}
-            _ => return Err(NotARow),
-        }
-        if self.next > 0 {
-            self.out.push(char::from(self.delimiter));
-        }
-        self.next += 1;
-        value.serialize(CellSerializer {
-            out: self.out,
-            delimiter: self.delimiter,
-        })
-    }
-
-    fn end(self) -> Result<(), NotARow> {
-        if self.next == self.names.len() {
-            Ok(())
-        } else {
-            Err(NotARow) // A member was skipped.
-        }
-    }
-}
-
-impl<'o> ser::Serializer for RowSerializer<'o> {
-    type Ok = ();
-    type Error = NotARow;
-    type SerializeSeq = Impossible<(), NotARow>;
-    type SerializeTuple = Impossible<(), NotARow>;
-    type SerializeTupleStruct = Impossible<(), NotARow>;
-    type SerializeTupleVariant = Impossible<(), NotARow>;
-    type SerializeMap = Impossible<(), NotARow>;
-    type SerializeStruct = RowWriter<'o>;
-    type SerializeStructVariant = Impossible<(), NotARow>;
-
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<RowWriter<'o>, NotARow> {
-        Ok(RowWriter {
-            out: self.out,
-            names: self.names,
-            delimiter: self.delimiter,
-            next: 0,
-        })
-    }
-
-    fn serialize_newtype_struct<V: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &V,
-    ) -> Result<(), NotARow> {
-        value.serialize(self)
-    }
-
-    fn serialize_some<V: Serialize + ?Sized>(self, _value: &V) -> Result<(), NotARow> {
-        Err(NotARow)
-    }
-
-    fn serialize_newtype_variant<V: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &V,
-    ) -> Result<(), NotARow> {
-        Err(NotARow)
-    }
-
-    not_a_row!(primitives -> ());
-
-    not_a_row! {
-        serialize_seq(Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    pub(crate) fn push_row<T: Model>(&mut self, out: &mut String, item: &T) -> bool {
+        let members = self.members;
+        self.table.push_row(out, &Row { item, members })
     }
 }
 
@@ -394,11 +238,5 @@ mod tests {
         assert_eq!(table(&nested, Members::Every, &options), None);
         let nothing = FieldMask::fields::<LineField>(&[]);
         assert_eq!(table(&LINES, Members::Selected(&nothing), &options), None);
-    }
-
-    #[test]
-    fn duplicate_names_are_found() {
-        assert!(has_duplicates(&["a", "b", "a"]));
-        assert!(!has_duplicates(&["a", "b", "c"]));
     }
 }

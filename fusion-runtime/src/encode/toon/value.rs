@@ -14,6 +14,7 @@ use serde::Serialize;
 use serde::ser;
 
 use super::ToonError;
+use crate::encode::reject::see_through;
 use key::KeySerializer;
 pub(crate) use key::member_name;
 
@@ -166,9 +167,31 @@ fn push_span(buffer: &mut String, text: &str) -> Span {
 
 /// Builds the [`Tree`] of `value`.
 pub(crate) fn to_tree<T: Serialize + ?Sized>(value: &T) -> Result<Tree, ToonError> {
-    let mut text = String::new();
-    let root = value.serialize(ValueSerializer { text: &mut text })?;
-    Ok(Tree { text, root })
+    let mut build = Build {
+        text: String::new(),
+        distinct: Vec::new(),
+    };
+    let root = value.serialize(ValueSerializer { tree: &mut build })?;
+    Ok(Tree {
+        text: build.text,
+        root,
+    })
+}
+
+/// What the builders of one tree share: the text its spans point into, and the field names of
+/// the last struct found to have distinct names (see [`check_unique_fields`]).
+struct Build {
+    text: String,
+    distinct: Vec<&'static str>,
+}
+
+/// Whether a member is named `name`. Members of one struct type pass the very `&'static str`
+/// the derive wrote, so the address check settles the common case without comparing bytes; it
+/// is only a shortcut: equal text is the rule. Inlined: the walk of a tree and every table row
+/// call it once per member.
+#[inline]
+pub(crate) fn same_name(key: &str, name: &str) -> bool {
+    std::ptr::eq(key, name) || key == name
 }
 
 /// Fails when two members share a name: a TOON decoder would keep one of them, so the text
@@ -203,7 +226,7 @@ fn check_unique(members: &Members, text: &str) -> Result<(), ToonError> {
 /// `serde_json` does (unit → null, unit variant → its name, newtype variant → `{name: value}`,
 /// bytes → a list of numbers, map keys → strings).
 struct ValueSerializer<'t> {
-    text: &'t mut String,
+    tree: &'t mut Build,
 }
 
 impl<'t> ser::Serializer for ValueSerializer<'t> {
@@ -272,13 +295,13 @@ impl<'t> ser::Serializer for ValueSerializer<'t> {
 
     fn serialize_char(self, v: char) -> Result<Value, ToonError> {
         Ok(Value::String(push_span(
-            self.text,
+            &mut self.tree.text,
             v.encode_utf8(&mut [0; 4]),
         )))
     }
 
     fn serialize_str(self, v: &str) -> Result<Value, ToonError> {
-        Ok(Value::String(push_span(self.text, v)))
+        Ok(Value::String(push_span(&mut self.tree.text, v)))
     }
 
     fn serialize_bytes(self, v: &[u8]) -> Result<Value, ToonError> {
@@ -291,9 +314,7 @@ impl<'t> ser::Serializer for ValueSerializer<'t> {
         Ok(Value::Null)
     }
 
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Value, ToonError> {
-        value.serialize(self)
-    }
+    see_through!();
 
     fn serialize_unit(self) -> Result<Value, ToonError> {
         Ok(Value::Null)
@@ -309,15 +330,7 @@ impl<'t> ser::Serializer for ValueSerializer<'t> {
         _index: u32,
         variant: &'static str,
     ) -> Result<Value, ToonError> {
-        Ok(Value::String(push_span(self.text, variant)))
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<Value, ToonError> {
-        value.serialize(self)
+        Ok(Value::String(push_span(&mut self.tree.text, variant)))
     }
 
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -335,7 +348,7 @@ impl<'t> ser::Serializer for ValueSerializer<'t> {
 
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder<'t>, ToonError> {
         Ok(SeqBuilder {
-            text: self.text,
+            tree: self.tree,
             items: Vec::with_capacity(len.unwrap_or(0)),
         })
     }
@@ -360,7 +373,7 @@ impl<'t> ser::Serializer for ValueSerializer<'t> {
         len: usize,
     ) -> Result<VariantSeqBuilder<'t>, ToonError> {
         Ok(VariantSeqBuilder {
-            text: self.text,
+            tree: self.tree,
             variant,
             items: Vec::with_capacity(len),
         })
@@ -368,7 +381,7 @@ impl<'t> ser::Serializer for ValueSerializer<'t> {
 
     fn serialize_map(self, len: Option<usize>) -> Result<MapBuilder<'t>, ToonError> {
         Ok(MapBuilder {
-            text: self.text,
+            tree: self.tree,
             members: Vec::with_capacity(len.unwrap_or(0)),
             next_key: None,
         })
@@ -390,7 +403,7 @@ impl<'t> ser::Serializer for ValueSerializer<'t> {
         len: usize,
     ) -> Result<VariantMapBuilder<'t>, ToonError> {
         Ok(VariantMapBuilder {
-            text: self.text,
+            tree: self.tree,
             variant,
             members: Vec::with_capacity(len),
         })
@@ -399,7 +412,7 @@ impl<'t> ser::Serializer for ValueSerializer<'t> {
 
 /// Collects the elements of a sequence or tuple.
 pub(crate) struct SeqBuilder<'t> {
-    text: &'t mut String,
+    tree: &'t mut Build,
     items: Vec<Value>,
 }
 
@@ -409,7 +422,7 @@ impl ser::SerializeSeq for SeqBuilder<'_> {
 
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), ToonError> {
         self.items
-            .push(value.serialize(ValueSerializer { text: self.text })?);
+            .push(value.serialize(ValueSerializer { tree: self.tree })?);
         Ok(())
     }
 
@@ -446,7 +459,7 @@ impl ser::SerializeTupleStruct for SeqBuilder<'_> {
 
 /// Collects a tuple variant: `{variant: [elements]}`.
 pub(crate) struct VariantSeqBuilder<'t> {
-    text: &'t mut String,
+    tree: &'t mut Build,
     variant: &'static str,
     items: Vec<Value>,
 }
@@ -457,7 +470,7 @@ impl ser::SerializeTupleVariant for VariantSeqBuilder<'_> {
 
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), ToonError> {
         self.items
-            .push(value.serialize(ValueSerializer { text: self.text })?);
+            .push(value.serialize(ValueSerializer { tree: self.tree })?);
         Ok(())
     }
 
@@ -471,7 +484,7 @@ impl ser::SerializeTupleVariant for VariantSeqBuilder<'_> {
 
 /// Collects the members of a map or struct.
 pub(crate) struct MapBuilder<'t> {
-    text: &'t mut String,
+    tree: &'t mut Build,
     members: Members,
     next_key: Option<Key>,
 }
@@ -481,7 +494,9 @@ impl ser::SerializeMap for MapBuilder<'_> {
     type Error = ToonError;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), ToonError> {
-        self.next_key = Some(key.serialize(KeySerializer { text: self.text })?);
+        self.next_key = Some(key.serialize(KeySerializer {
+            text: &mut self.tree.text,
+        })?);
         Ok(())
     }
 
@@ -492,12 +507,12 @@ impl ser::SerializeMap for MapBuilder<'_> {
             <ToonError as ser::Error>::custom("serialize_value was called before serialize_key")
         })?;
         self.members
-            .push((key, value.serialize(ValueSerializer { text: self.text })?));
+            .push((key, value.serialize(ValueSerializer { tree: self.tree })?));
         Ok(())
     }
 
     fn end(self) -> Result<Value, ToonError> {
-        check_unique(&self.members, self.text)?;
+        check_unique(&self.members, &self.tree.text)?;
         Ok(Value::Object(self.members))
     }
 }
@@ -513,56 +528,45 @@ impl ser::SerializeStruct for MapBuilder<'_> {
     ) -> Result<(), ToonError> {
         self.members.push((
             Key::Static(key),
-            value.serialize(ValueSerializer { text: self.text })?,
+            value.serialize(ValueSerializer { tree: self.tree })?,
         ));
         Ok(())
     }
 
     fn end(self) -> Result<Value, ToonError> {
-        check_unique_fields(&self.members, self.text)?;
+        check_unique_fields(&self.members, self.tree)?;
         Ok(Value::Object(self.members))
     }
 }
 
-thread_local! {
-    /// The field names (address and length) of the last struct whose names were found
-    /// distinct: the rows of a table repeat them, and are then not compared pair by pair again.
-    static DISTINCT_FIELDS: std::cell::RefCell<Vec<(usize, usize)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// [`check_unique`] for a struct's members, whose names are `&'static str`: an address and a
-/// length name the same bytes for the life of the program, so the same sequence of names as
-/// the last struct checked is distinct without comparing any text.
-fn check_unique_fields(members: &Members, text: &str) -> Result<(), ToonError> {
-    let name_of = |key: &Key| match key {
-        Key::Static(name) => Some((name.as_ptr().addr(), name.len())),
+/// [`check_unique`] for a struct's members: the rows of a list of one struct type repeat the
+/// same field names, so a struct with the names of the last struct checked (held by the tree
+/// being built, compared as text) is distinct without comparing its names pair by pair.
+fn check_unique_fields(members: &Members, build: &mut Build) -> Result<(), ToonError> {
+    let same = build.distinct.len() == members.len()
+        && members
+            .iter()
+            .zip(&build.distinct)
+            .all(|((key, _), seen)| matches!(key, Key::Static(name) if same_name(name, seen)));
+    if same {
+        return Ok(());
+    }
+    check_unique(members, &build.text)?;
+    build.distinct.clear();
+    let names = members.iter().map_while(|(key, _)| match key {
+        Key::Static(name) => Some(*name),
         Key::Text(_) => None,
-    };
-    DISTINCT_FIELDS.with(|distinct| {
-        let Ok(mut distinct) = distinct.try_borrow_mut() else {
-            return check_unique(members, text);
-        };
-        let same = distinct.len() == members.len()
-            && members
-                .iter()
-                .zip(distinct.iter())
-                .all(|((key, _), seen)| name_of(key) == Some(*seen));
-        if same {
-            return Ok(());
-        }
-        check_unique(members, text)?;
-        distinct.clear();
-        if members.iter().all(|(key, _)| name_of(key).is_some()) {
-            distinct.extend(members.iter().filter_map(|(key, _)| name_of(key)));
-        }
-        Ok(())
-    })
+    });
+    build.distinct.extend(names);
+    if build.distinct.len() != members.len() {
+        build.distinct.clear(); // A name in the text buffer: not remembered.
+    }
+    Ok(())
 }
 
 /// Collects a struct variant: `{variant: {members}}`.
 pub(crate) struct VariantMapBuilder<'t> {
-    text: &'t mut String,
+    tree: &'t mut Build,
     variant: &'static str,
     members: Members,
 }
@@ -578,13 +582,13 @@ impl ser::SerializeStructVariant for VariantMapBuilder<'_> {
     ) -> Result<(), ToonError> {
         self.members.push((
             Key::Static(key),
-            value.serialize(ValueSerializer { text: self.text })?,
+            value.serialize(ValueSerializer { tree: self.tree })?,
         ));
         Ok(())
     }
 
     fn end(self) -> Result<Value, ToonError> {
-        check_unique(&self.members, self.text)?;
+        check_unique(&self.members, &self.tree.text)?;
         Ok(Value::Object(vec![(
             Key::Static(self.variant),
             Value::Object(self.members),
@@ -593,100 +597,4 @@ impl ser::SerializeStructVariant for VariantMapBuilder<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-
-    use serde::Serialize;
-    use serde_json::json;
-
-    use super::*;
-
-    fn root<T: Serialize + ?Sized>(value: &T) -> Value {
-        to_tree(value).unwrap().root
-    }
-
-    #[test]
-    fn integers_stay_exact_to_128_bits() {
-        assert_eq!(root(&u128::MAX), Value::UInt(u128::MAX));
-        assert_eq!(root(&i128::MIN), Value::Int(i128::MIN));
-        assert_eq!(root(&-1_i8), Value::Int(-1));
-        assert_eq!(root(&7_i64), Value::UInt(7));
-    }
-
-    #[test]
-    fn enums_map_like_serde_json() {
-        #[derive(Serialize)]
-        enum E {
-            Unit,
-            New(u8),
-            Tuple(u8, u8),
-            Struct { a: u8 },
-        }
-        let values = [E::Unit, E::New(1), E::Tuple(1, 2), E::Struct { a: 3 }];
-        for value in &values {
-            let ours = to_tree(value).unwrap().into_json();
-            assert_eq!(ours, serde_json::to_value(value).unwrap());
-        }
-    }
-
-    #[test]
-    fn strings_and_keys_share_one_buffer() {
-        let mut map = BTreeMap::new();
-        map.insert(2_u8, ('x', "bé"));
-        map.insert(10_u8, ('y', ""));
-        let tree = to_tree(&map).unwrap();
-        assert_eq!(tree.text, "2xbé10y");
-        assert_eq!(tree.into_json(), json!({"2": ["x", "bé"], "10": ["y", ""]}));
-    }
-
-    #[test]
-    fn non_string_keys_are_refused() {
-        let mut bad = BTreeMap::new();
-        bad.insert(vec![1_u8], 1);
-        let err = to_tree(&bad).unwrap_err();
-        assert!(matches!(
-            err,
-            ToonError::KeyMustBeString {
-                found: "a sequence"
-            }
-        ));
-    }
-
-    #[test]
-    fn duplicate_keys_are_refused() {
-        struct Twice(usize);
-        impl Serialize for Twice {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                use serde::ser::SerializeMap;
-                let mut map = s.serialize_map(None)?;
-                for i in 0..self.0 {
-                    map.serialize_entry(&i, &i)?;
-                }
-                map.serialize_entry("a", &1)?;
-                map.serialize_entry("a", &2)?;
-                map.end()
-            }
-        }
-        // Both the pairwise check and the hashed one (past 12 members).
-        for others in [0, 20] {
-            assert!(
-                matches!(to_tree(&Twice(others)), Err(ToonError::DuplicateKey(key)) if key == "a")
-            );
-        }
-    }
-
-    #[test]
-    fn view_conversion_widens_what_serde_json_cannot_hold() {
-        let view = |value| {
-            Tree {
-                text: String::new(),
-                root: value,
-            }
-            .into_json()
-        };
-        let json = view(Value::UInt(u128::from(u64::MAX) + 1));
-        assert_eq!(json.as_f64(), Some(18_446_744_073_709_551_616.0));
-        assert_eq!(view(Value::Float(f64::NAN)), serde_json::Value::Null);
-        assert_eq!(view(Value::Int(-5)), json!(-5));
-    }
-}
+mod tests;

@@ -5,6 +5,7 @@ use serde::ser::{self, Impossible};
 
 use super::super::ToonError;
 use super::{Key, push_span};
+use crate::encode::reject::{reject, see_through};
 
 /// Turns a map key into a member name: strings, characters, integers, booleans and unit
 /// variants are accepted (as `serde_json` does); anything else is [`ToonError::KeyMustBeString`].
@@ -21,6 +22,7 @@ impl KeySerializer<'_> {
         self.text(itoa::Buffer::new().format(v))
     }
 
+    /// The error for a key that is `kind` (what [`reject!`] passes: `"a float"`, ...).
     fn reject(kind: &'static str) -> ToonError {
         ToonError::KeyMustBeString { found: kind }
     }
@@ -81,14 +83,6 @@ impl ser::Serializer for KeySerializer<'_> {
         Ok(self.integer(v))
     }
 
-    fn serialize_f32(self, _v: f32) -> Result<Key, ToonError> {
-        Err(Self::reject("a float"))
-    }
-
-    fn serialize_f64(self, _v: f64) -> Result<Key, ToonError> {
-        Err(Self::reject("a float"))
-    }
-
     fn serialize_char(self, v: char) -> Result<Key, ToonError> {
         Ok(self.text(v.encode_utf8(&mut [0; 4])))
     }
@@ -97,25 +91,7 @@ impl ser::Serializer for KeySerializer<'_> {
         Ok(self.text(v))
     }
 
-    fn serialize_bytes(self, _v: &[u8]) -> Result<Key, ToonError> {
-        Err(Self::reject("bytes"))
-    }
-
-    fn serialize_none(self) -> Result<Key, ToonError> {
-        Err(Self::reject("none"))
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<Key, ToonError> {
-        value.serialize(self)
-    }
-
-    fn serialize_unit(self) -> Result<Key, ToonError> {
-        Err(Self::reject("a unit"))
-    }
-
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<Key, ToonError> {
-        Err(Self::reject("a unit struct"))
-    }
+    see_through!();
 
     fn serialize_unit_variant(
         self,
@@ -126,71 +102,9 @@ impl ser::Serializer for KeySerializer<'_> {
         Ok(Key::Static(variant))
     }
 
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<Key, ToonError> {
-        value.serialize(self)
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<Key, ToonError> {
-        Err(Self::reject("an enum variant with data"))
-    }
-
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, ToonError> {
-        Err(Self::reject("a sequence"))
-    }
-
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, ToonError> {
-        Err(Self::reject("a tuple"))
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, ToonError> {
-        Err(Self::reject("a tuple struct"))
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, ToonError> {
-        Err(Self::reject("an enum variant with data"))
-    }
-
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, ToonError> {
-        Err(Self::reject("a map"))
-    }
-
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, ToonError> {
-        Err(Self::reject("a struct"))
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, ToonError> {
-        Err(Self::reject("an enum variant with data"))
-    }
+    reject!(Self::reject =>
+        serialize_f32, serialize_f64, serialize_bytes, serialize_none, serialize_unit,
+        serialize_unit_struct, serialize_newtype_variant, compounds);
 }
 
 /// The member name `key` stands for, as the tree path would name it: a static name as it is,
