@@ -84,5 +84,7 @@ pub use crate::tool::input::Tool;
 pub use crate::tool::{ActionSpec, ToolSpec};
 // The refusals `check = path` fills.
 pub use crate::tool::Checks;
+// The targets of suggestions written as paths (`Billing::Remind`), one per action.
+pub use crate::tool::ToolActions;
 // What `returns = M` names, called at the user's `M` so a non-presenter is reported there.
 pub use crate::tool::{Presentable, StructuredModel};

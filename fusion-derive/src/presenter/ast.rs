@@ -97,6 +97,8 @@ pub struct Rejected {
     pub krate: Path,
     /// The field enum's name, if `field_enum` could be read.
     pub field_enum: Option<Ident>,
+    /// Whether the user derives `Serialize` too (the stubs then write none).
+    pub serialize_derived: bool,
 }
 
 /// Whether a declaration concerns one item or a whole collection.
@@ -162,14 +164,23 @@ pub enum ManyPart {
     Count,
 }
 
+/// What a suggestion names (wire format §6.5): a text, or a tool type's action that the
+/// compiler checks.
+pub enum Target {
+    /// `tool = "billing.remind"` (a template, possibly).
+    Text(Text),
+    /// `Billing::Remind`: the tool type and the variant.
+    Action(Path, Ident),
+}
+
 /// What a declaration produces.
 pub enum DeclKind {
     /// A rule text.
     Rule(Text),
     /// A rule function.
     RuleCall(Expr),
-    /// A (tool, reason) pair.
-    Suggest(Text, Text),
+    /// A (target, reason) pair.
+    Suggest(Target, Text),
     /// A suggestion function.
     SuggestCall(Expr),
     /// A UI function.
@@ -197,6 +208,7 @@ impl<'a> Model<'a> {
     /// Parses and checks `input`; every mistake found is in the rejection.
     pub fn from_input(input: &'a DeriveInput) -> Result<Self, Rejected> {
         let mut errors = Errors::default();
+        let serialize_derived = valid::serialize_derived(&input.attrs, &mut errors);
         let named = named_fields(input, &mut errors);
         let container = attr::container(&input.attrs, &mut errors);
         let opts = container.presenter;
@@ -209,6 +221,7 @@ impl<'a> Model<'a> {
             errors,
             krate: runtime_path(opts.krate.clone()),
             field_enum: field_enum.clone(),
+            serialize_derived,
         };
         let Some(named) = named else {
             return Err(reject(errors.into_result().err().unwrap_or_else(|| {

@@ -30,10 +30,10 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
     };
     let inherent = super::expand::inherent(input, &p, &input.generics);
     let embed_data = super::expand::embed_data_impl(input, &p, &input.generics);
-    quote! {
-        #errors
-        #field_enum
-
+    // None when the user derives `Serialize` too: that mistake is reported, and a second impl
+    // would add rustc's "conflicting implementations" to it.
+    let serialize = (!rejected.serialize_derived).then(|| {
+        quote! {
         #[automatically_derived]
         impl #impl_generics #p::serde::Serialize for #ident #ty_generics #where_clause {
             fn serialize<__S: #p::serde::Serializer>(
@@ -43,6 +43,13 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
                 #p::stub_serialize(__fusion_serializer)
             }
         }
+        }
+    });
+    quote! {
+        #errors
+        #field_enum
+
+        #serialize
 
         #[automatically_derived]
         impl #impl_generics #p::Model for #ident #ty_generics #where_clause {

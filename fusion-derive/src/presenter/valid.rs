@@ -4,13 +4,41 @@
 use proc_macro2::Span;
 use syn::Ident;
 
-use super::ast::{DeclKind, Declaration, Field, Group, ManyPart, Part, Scope, Text};
+use super::ast::{DeclKind, Declaration, Field, Group, ManyPart, Part, Scope, Target, Text};
 use super::attr::FieldAttrs;
 use super::decl::{Decl, DeclBody, Grouping, conflict};
 use super::template::{Piece, Template};
 use crate::common::case::unraw;
 use crate::common::diag::{Error, Errors, did_you_mean, error, error_at};
 use crate::common::symbol::attr as name;
+
+/// A `#[derive(Serialize)]` written below `#[derive(Presenter)]` (the derive sees the
+/// attributes after its own; one in the same list, or above, it never sees, and rustc reports
+/// that case as E0119). Returns whether one was found, so no second `Serialize` is generated.
+pub fn serialize_derived(attrs: &[syn::Attribute], errors: &mut Errors) -> bool {
+    let mut found = false;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let Ok(paths) = attr.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+        ) else {
+            continue;
+        };
+        for path in paths {
+            if path
+                .segments
+                .last()
+                .is_some_and(|last| last.ident == "Serialize")
+            {
+                found = true;
+                errors.push(error(
+                    &path,
+                    "`Serialize` is derived twice: `#[derive(Presenter)]` writes the model's `Serialize` itself (the redacted wire form); remove `Serialize` from this `#[derive(...)]`",
+                ));
+            }
+        }
+    }
+    found
+}
 
 /// Field attributes that contradict each other.
 pub fn field_combinations(attrs: &FieldAttrs, errors: &mut Errors) {
@@ -110,7 +138,12 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
     let kind = match body {
         DeclBody::RuleText(template) => DeclKind::Rule(text(&template)),
         DeclBody::RuleCall(call) => DeclKind::RuleCall(call),
-        DeclBody::SuggestPair(tool, reason) => DeclKind::Suggest(text(&tool), text(&reason)),
+        DeclBody::SuggestPair(tool, reason) => {
+            DeclKind::Suggest(Target::Text(text(&tool)), text(&reason))
+        }
+        DeclBody::SuggestAction(tool, action, reason) => {
+            DeclKind::Suggest(Target::Action(tool, action), text(&reason))
+        }
         DeclBody::SuggestCall(call) => DeclKind::SuggestCall(call),
         DeclBody::UiCall(call) => DeclKind::UiCall(call),
         DeclBody::UiMarkdown(template) => DeclKind::Markdown(text(&template)),
@@ -148,7 +181,9 @@ fn group(
     let template = match kind {
         DeclKind::Rule(Text::Template(_, span)) => Some(*span),
         DeclKind::Suggest(tool, reason) => match (tool, reason) {
-            (Text::Template(_, span), _) | (_, Text::Template(_, span)) => Some(*span),
+            (Target::Text(Text::Template(_, span)), _) | (_, Text::Template(_, span)) => {
+                Some(*span)
+            }
             _ => None,
         },
         _ => None,

@@ -6,7 +6,7 @@ use syn::{Data, DeriveInput, Expr, Fields, LitStr, Path, Type};
 use super::attr::{self, fusion_attr};
 use super::valid;
 use crate::common::args::Args;
-use crate::common::case::{snake_case, unraw};
+use crate::common::case::{RenameRule, snake_case, unraw};
 use crate::common::diag::{Error, Errors};
 use crate::common::krate::runtime_path;
 use crate::common::serde_attr;
@@ -67,6 +67,9 @@ pub struct Action {
     pub check: Option<Expr>,
     /// The variant's name (`None` for a flat tool's one action).
     pub variant: Option<syn::Ident>,
+    /// The action's suggestion target, `tool.action` (the discriminator value serde reads), for
+    /// a variant.
+    pub target: Option<String>,
 }
 
 /// The model an action presents: `returns = Model` (a single value) or `returns = [Model]` (a
@@ -187,7 +190,9 @@ impl Tool {
 
     fn from_enum(input: &DeriveInput, data: &syn::DataEnum, errors: &mut Errors) -> Tool {
         let (_, mut tool) = Self::container(input, attr::ENUM_KEYS, "an enum", errors);
-        valid::enum_tags(input, &serde_attr::tags(&input.attrs), errors);
+        let tags = serde_attr::tags(&input.attrs);
+        valid::enum_tags(input, &tags, errors);
+        let rename_all = tags.rename_all.as_deref().and_then(RenameRule::from_name);
         valid::shared_fields(input, data, errors);
         if data.variants.is_empty() {
             errors.spanned(
@@ -202,7 +207,8 @@ impl Tool {
                     "`#[fusion]` is not expected on a field; put it on the variant",
                 );
             }
-            if serde_attr::tags(&variant.attrs).skip {
+            let variant_tags = serde_attr::tags(&variant.attrs);
+            if variant_tags.skip {
                 if let Some(attr) = fusion_attr(&variant.attrs) {
                     errors.spanned(
                         attr,
@@ -241,6 +247,11 @@ impl Tool {
             );
             let mut action = action(&args, errors);
             action.variant = Some(variant.ident.clone());
+            let key = variant_tags.rename.unwrap_or_else(|| {
+                let name = unraw(&variant.ident);
+                rename_all.map_or_else(|| name.clone(), |rule| rule.apply_to_variant(&name))
+            });
+            action.target = Some(format!("{}.{key}", tool.name));
             tool.actions.push(action);
         }
         tool
@@ -285,5 +296,6 @@ fn action(args: &Args, errors: &mut Errors) -> Action {
         read_only: read_only.is_some(),
         check: args.expr(key::CHECK).cloned(),
         variant: None,
+        target: None,
     }
 }

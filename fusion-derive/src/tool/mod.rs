@@ -9,6 +9,7 @@ mod ast;
 mod attr;
 mod expand;
 mod fallback;
+mod items;
 mod valid;
 
 #[cfg(test)]

@@ -67,8 +67,10 @@
 //! `shape` and `validate` (the compiled checks of arguments), `routing` (one call's action,
 //! `_select` and arguments), `problems` and `validation_error` (the `<validation_error>`
 //! envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
-//! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
+//! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`), `actions` (the targets `Tool::Action` of
+//! suggestions).
 
+mod actions;
 pub(crate) mod call;
 mod check;
 mod definition;
@@ -92,6 +94,7 @@ mod validate;
 mod validation_error;
 
 pub use crate::response::ask::{Answers, Ask, Asks};
+pub use actions::ToolActions;
 pub use call::{Asking, InternalFailure, report_to_stderr};
 pub use check::Checks;
 pub use definition::{ToolDefinition, input_schema_of};

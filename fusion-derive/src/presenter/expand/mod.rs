@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{GenericParam, Generics, Ident, WherePredicate};
 
-use super::ast::{Censor, DeclKind, Field, Model, Part, Text, Wire};
+use super::ast::{Censor, DeclKind, Field, Model, Part, Target, Text, Wire};
 
 mod embeds;
 mod present;
@@ -151,7 +151,9 @@ impl<'m, 'a> Gen<'m, 'a> {
                     add(text);
                 }
                 DeclKind::Suggest(tool, reason) => {
-                    add(tool);
+                    if let Target::Text(tool) = tool {
+                        add(tool);
+                    }
                     add(reason);
                 }
                 DeclKind::RuleCall(_)
@@ -254,16 +256,24 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
     }
 
-    /// `const SUGGESTS`: the fixed suggestion targets (no template), for the tool set's check;
-    /// nothing when there are none.
+    /// `const SUGGESTS`: the fixed suggestion targets (no template), texts and paths, for the
+    /// tool set's check; nothing when there are none.
     fn suggests(&self) -> TokenStream {
         let p = &self.p;
-        let mut targets: Vec<&str> = Vec::new();
+        let mut texts: Vec<&str> = Vec::new();
+        let mut targets: Vec<TokenStream> = Vec::new();
         for decl in &self.model.decls {
-            if let DeclKind::Suggest(Text::Static(tool), _) = &decl.kind
-                && !targets.contains(&tool.as_str())
-            {
-                targets.push(tool);
+            match &decl.kind {
+                DeclKind::Suggest(Target::Text(Text::Static(tool)), _) => {
+                    if !texts.contains(&tool.as_str()) {
+                        texts.push(tool);
+                        targets.push(quote!(#tool));
+                    }
+                }
+                DeclKind::Suggest(target @ Target::Action(..), _) => {
+                    targets.push(self.target(target, decl.scope));
+                }
+                _ => {}
             }
         }
         if targets.is_empty() {

@@ -7,7 +7,9 @@ use syn::LitStr;
 use syn::spanned::Spanned;
 
 use super::Gen;
-use crate::presenter::ast::{DeclKind, Declaration, Format, Group, ManyPart, Part, Scope, Text};
+use crate::presenter::ast::{
+    DeclKind, Declaration, Format, Group, ManyPart, Part, Scope, Target, Text,
+};
 
 impl Gen<'_, '_> {
     /// `MAX_TOKENS`, `FORMAT`, `STATIC_RULES`, and `STATIC_ONLY` with `STATIC_RULES_BLOCK` when
@@ -170,7 +172,7 @@ impl Gen<'_, '_> {
                 )
             }
             (DeclKind::Suggest(tool, reason), Some(group)) => {
-                let tool = self.text(tool, decl.scope);
+                let tool = self.target(tool, decl.scope);
                 let reason = self.text(reason, decl.scope);
                 self.grouped(
                     group,
@@ -181,7 +183,7 @@ impl Gen<'_, '_> {
             (DeclKind::Rule(text), _) => self.rule(text, decl.scope),
             (DeclKind::RuleCall(f), _) => call(f, "IntoRules", "push_rules"),
             (DeclKind::Suggest(tool, reason), None) => {
-                let tool = self.text(tool, decl.scope);
+                let tool = self.target(tool, decl.scope);
                 let reason = self.text(reason, decl.scope);
                 quote!(__fusion_out.push(#p::Suggestion::new(#tool, #reason));)
             }
@@ -268,6 +270,21 @@ impl Gen<'_, '_> {
         match scope {
             Scope::Item => quote!(#p::ui_table([#(#headers),*], #rows)),
             Scope::Collection => quote!(#p::ui_collection_table([#(#headers),*], #rows)),
+        }
+    }
+
+    /// A suggestion's target: its text, or for `Billing::Remind` the action's target constant,
+    /// `<Billing as ToolActions>::ACTIONS.Remind`. The type is spanned as written, so a type
+    /// that is no tool is reported there (in the trait's words), and the action is the field,
+    /// so an action the tool lacks is reported at it, with rustc's did-you-mean.
+    pub(super) fn target(&self, target: &Target, scope: Scope) -> TokenStream {
+        match target {
+            Target::Text(text) => self.text(text, scope),
+            Target::Action(tool, action) => {
+                let p = &self.p;
+                let actions = respan(&quote!(#p::ToolActions), tool.span());
+                quote_spanned!(tool.span()=> <#tool as #actions>::ACTIONS.#action)
+            }
         }
     }
 
