@@ -6,10 +6,10 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprPath, Ident, Lit, LitStr, Meta, Path};
 
-use super::attr::{AttrVoice, list};
 use super::template::{Template, template};
+use super::voice::{AttrVoice, conflict, list};
 use crate::common::args::{self, Args, Kind, Seen, Spec, spec};
-use crate::common::diag::{Error, Errors, Result, error, error_at};
+use crate::common::diag::{Errors, Result, error, error_at};
 use crate::common::meta::{Arg, Form};
 use crate::common::symbol::{attr as name, key};
 
@@ -189,14 +189,6 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
         title,
         grouping,
     })
-}
-
-/// "a text and `call` cannot be used together in `#[rule(...)]`; keep one of them".
-pub fn conflict(attr: &str, a: &str, b: &str, span: Span) -> Error {
-    error_at(
-        span,
-        format!("{a} and {b} cannot be used together in `#[{attr}(...)]`; keep one of them"),
-    )
 }
 
 const RULE: Family = Family {
