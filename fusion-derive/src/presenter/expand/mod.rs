@@ -397,7 +397,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         };
         // `if let Err` rather than `?`, which costs the compiler a `From` conversion per field
         // (as serde's own derive does).
-        let serialize = if let Some(embeddable) = embedded {
+        let serialize = if let Some(embeddable) = &embedded {
             // Through the trait that also checks the field holds a presenter: one error.
             quote!(#embeddable::write_member(&self.#member, &mut __fusion_state, #wire_name, __fusion_mask))
         } else {
@@ -415,6 +415,17 @@ impl<'m, 'a> Gen<'m, 'a> {
             }
         };
         match &wire.skip_if {
+            // The common member: one call that tests the mask and writes.
+            None if embedded.is_none() => (
+                None,
+                quote! {
+                    if let #p::Err(__fusion_error) = #p::serialize_member(
+                        &mut __fusion_state, __fusion_mask, #index, #wire_name, #value,
+                    ) {
+                        return #p::Err(__fusion_error);
+                    }
+                },
+            ),
             None => (None, quote!(if #kept { #write })),
             Some(skip_if) => {
                 let skipped = quote!(#skip_if(&self.#member));

@@ -244,32 +244,33 @@ impl Gen<'_, '_> {
         let headers = fields
             .iter()
             .filter_map(|field| field.wire.as_ref().map(|wire| &wire.name));
-        let receiver = match scope {
-            Scope::Item => quote!(self),
-            Scope::Collection => quote!(__fusion_item),
-        };
+        let receiver = quote!(__fusion_item);
         let cells = fields.iter().map(|field| {
             let cell = {
                 let value = self.wire_value(field, &receiver);
                 quote!(#p::ui_cell(#value))
             };
             let member = field.ident;
-            match field.wire.as_ref().and_then(|wire| wire.skip_if.as_ref()) {
+            let cell = match field.wire.as_ref().and_then(|wire| wire.skip_if.as_ref()) {
                 Some(skip_if) => {
                     quote!(if #skip_if(&#receiver.#member) { #p::String::new() } else { #cell })
                 }
                 None => cell,
-            }
+            };
+            quote!(__fusion_cells.push(#cell);)
         });
-        let rows = match scope {
-            Scope::Item => quote!([[#(#cells),*]]),
-            Scope::Collection => quote! {
-                ::core::iter::Iterator::map(<[Self]>::iter(__fusion_items), |__fusion_item| [#(#cells),*])
-            },
+        // A closure that captures nothing: a function pointer for the runtime's one helper.
+        let (items, collection) = match scope {
+            Scope::Item => (quote!(::core::slice::from_ref(self)), false),
+            Scope::Collection => (quote!(__fusion_items), true),
         };
-        match scope {
-            Scope::Item => quote!(#p::ui_table([#(#headers),*], #rows)),
-            Scope::Collection => quote!(#p::ui_collection_table([#(#headers),*], #rows)),
+        quote! {
+            #p::ui_table_of(
+                &[#(#headers),*],
+                #items,
+                #collection,
+                |__fusion_item: &Self, __fusion_cells: &mut #p::Vec<#p::String>| { #(#cells)* },
+            )
         }
     }
 
