@@ -1,8 +1,9 @@
 //! Code generation from a checked [`Model`]; it cannot fail.
 //!
-//! Everything is named by absolute path: runtime items through `#krate::__private`, std through
-//! `::core`, so a user module that shadows `Option`, `String` or `fusion_runtime` changes nothing.
-//! Locals start with `__fusion_` so they never meet the user's names.
+//! Everything is named by absolute path: runtime items through `#krate::__private` (aliased
+//! `__fusion` inside the anonymous `const` that holds the impls), std through `::core`, so a user
+//! module that shadows `Option`, `String` or `fusion_runtime` changes nothing. Locals start with
+//! `__fusion_` so they never meet the user's names.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -18,26 +19,35 @@ use super::items::{embed_data_impl, field_enum_declaration, inherent};
 /// Everything the derive generates for one model.
 pub fn expand(model: &Model<'_>) -> TokenStream {
     let generator = Gen::new(model);
-    let field_enum = generator.field_enum();
+    let (field_enum, field_enum_impls) = generator.field_enum();
     let model_impl = generator.model_impl();
     let serialize_impl = generator.serialize_impl();
     let presenter_impl = generator.presenter_impl();
     let embed_impl = generator.embed_impl();
     let inherent = generator.inherent_impl();
+    let krate = &model.krate;
+    let p = &generator.p;
+    // The impls inside an anonymous `const`, naming the runtime through one short alias: the
+    // same absolute path, a third of the tokens for the compiler to read and resolve.
     quote! {
         #field_enum
-        #model_impl
-        #serialize_impl
-        #presenter_impl
-        #embed_impl
-        #inherent
+        const _: () = {
+            #[allow(unused_imports)]
+            use #krate::__private as #p;
+            #field_enum_impls
+            #model_impl
+            #serialize_impl
+            #presenter_impl
+            #embed_impl
+            #inherent
+        };
     }
 }
 
 /// The pieces every generated impl shares.
 struct Gen<'m, 'a> {
     model: &'m Model<'a>,
-    /// `#krate::__private`.
+    /// `__fusion`: the alias of `#krate::__private` that `expand` declares around the impls.
     p: TokenStream,
     /// The request context type as generated code writes it.
     ctx: TokenStream,
@@ -47,14 +57,13 @@ struct Gen<'m, 'a> {
 
 impl<'m, 'a> Gen<'m, 'a> {
     fn new(model: &'m Model<'a>) -> Self {
-        let krate = &model.krate;
         let ctx = model
             .context
             .as_ref()
             .map_or_else(|| quote!(__FusionCtx), |ty| quote!(#ty));
         Gen {
             model,
-            p: quote!(#krate::__private),
+            p: quote!(__fusion),
             ctx,
             params: model
                 .input
@@ -176,9 +185,9 @@ impl<'m, 'a> Gen<'m, 'a> {
     /// `<Model>Field`, if `#[presenter(field_enum)]` asks for it: one variant per wire member,
     /// with `Field`, `Display` and `FromStr`. Only then: `_select` itself needs only the wire
     /// names, and the enum with its impls is a third of what the derive costs the compiler.
-    fn field_enum(&self) -> TokenStream {
+    fn field_enum(&self) -> (TokenStream, TokenStream) {
         let Some(name) = &self.model.field_enum else {
-            return TokenStream::new();
+            return (TokenStream::new(), TokenStream::new());
         };
         let p = &self.p;
         let vis = &self.model.input.vis;
@@ -209,9 +218,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         // unless it calls them, and the runtime helpers are the same for every model (a `match`
         // over the names per model costs the compiler more than these calls).
         let declaration = field_enum_declaration(&doc, vis, name, &variants);
-        quote! {
-            #declaration
-
+        let impls = quote! {
             #[automatically_derived]
             impl #name {
                 /// The wire names, in the order of the variants.
@@ -255,7 +262,8 @@ impl<'m, 'a> Gen<'m, 'a> {
                     #p::parse_field(#names, __fusion_name)
                 }
             }
-        }
+        };
+        (declaration, impls)
     }
 
     /// `const SUGGESTS`: the fixed suggestion targets (no template), texts and paths, for the
