@@ -859,7 +859,9 @@ fn the_cycle_check_finds_a_cycle() {
             .insert(module(to), (PathBuf::new(), 1));
     }
     let cycle = find_cycle(&edges).expect("ast and valid import each other");
-    assert!(cycle.contains(&module("presenter::ast")) && cycle.contains(&module("presenter::valid")));
+    assert!(
+        cycle.contains(&module("presenter::ast")) && cycle.contains(&module("presenter::valid"))
+    );
     edges.remove(&module("presenter::ast"));
     assert!(find_cycle(&edges).is_none());
 }

@@ -387,28 +387,47 @@ impl<'m, 'a> Gen<'m, 'a> {
         let member = field.ident;
         let index = wire.index;
         let wire_name = &wire.name;
-        let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
+        // Only what the member needs is built: the derive's own run is a sixth of what it costs
+        // a crate to compile, most of it tokens.
         let embedded = field.embed.then(|| self.embeddable_as(field.ty)).flatten();
-        let value = if field.embed && field.redact.is_none() {
-            // Cut to the child's agent limit and the mask's cap (wire format §6.8), for an
-            // embedded type `Embeddable` cannot name (one that mentions a type parameter or the
-            // model): a type that cannot be embedded writes nothing here and adds no error, the
-            // `#[embed]` check reports it (autoref dispatch, see `Probe`).
-            quote! {
-                &{
-                    use #p::{EmbedDataProbe as _, NotEmbeddable as _};
-                    (&#p::probe(&self.#member, __fusion_mask)).data()
+        let value = || {
+            if field.embed && field.redact.is_none() {
+                // Cut to the child's agent limit and the mask's cap (wire format §6.8), for an
+                // embedded type `Embeddable` cannot name (one that mentions a type parameter or
+                // the model): a type that cannot be embedded writes nothing here and adds no
+                // error, the `#[embed]` check reports it (autoref dispatch, see `Probe`).
+                quote! {
+                    &{
+                        use #p::{EmbedDataProbe as _, NotEmbeddable as _};
+                        (&#p::probe(&self.#member, __fusion_mask)).data()
+                    }
                 }
+            } else {
+                self.wire_value(field, &quote!(self))
             }
-        } else {
-            self.wire_value(field, &quote!(self))
         };
-        // `if let Err` rather than `?`, which costs the compiler a `From` conversion per field
-        // (as serde's own derive does).
+        if wire.skip_if.is_none() && embedded.is_none() {
+            // The common member: one call that tests the mask and writes. `if let Err` rather
+            // than `?`, which costs the compiler a `From` conversion per field (as serde's own
+            // derive does).
+            let value = value();
+            return (
+                None,
+                quote! {
+                    if let #p::Err(__fusion_error) = #p::serialize_member(
+                        &mut __fusion_state, __fusion_mask, #index, #wire_name, #value,
+                    ) {
+                        return #p::Err(__fusion_error);
+                    }
+                },
+            );
+        }
+        let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
         let serialize = if let Some(embeddable) = &embedded {
             // Through the trait that also checks the field holds a presenter: one error.
             quote!(#embeddable::write_member(&self.#member, &mut __fusion_state, #wire_name, __fusion_mask))
         } else {
+            let value = value();
             quote! {
                 #p::serde::ser::SerializeStruct::serialize_field(
                     &mut __fusion_state,
@@ -423,17 +442,6 @@ impl<'m, 'a> Gen<'m, 'a> {
             }
         };
         match &wire.skip_if {
-            // The common member: one call that tests the mask and writes.
-            None if embedded.is_none() => (
-                None,
-                quote! {
-                    if let #p::Err(__fusion_error) = #p::serialize_member(
-                        &mut __fusion_state, __fusion_mask, #index, #wire_name, #value,
-                    ) {
-                        return #p::Err(__fusion_error);
-                    }
-                },
-            ),
             None => (None, quote!(if #kept { #write })),
             Some(skip_if) => {
                 let skipped = quote!(#skip_if(&self.#member));
