@@ -464,7 +464,7 @@ mod tests {
 
     /// The messages `shared_fields` reports for `input`.
     fn clashes(input: &DeriveInput) -> Vec<String> {
-        let syn::Data::Enum(data) = &input.data else {
+        let Data::Enum(data) = &input.data else {
             panic!("an enum")
         };
         let mut errors = Errors::default();

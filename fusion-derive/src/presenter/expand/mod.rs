@@ -274,11 +274,11 @@ impl<'m, 'a> Gen<'m, 'a> {
         let mut targets: Vec<TokenStream> = Vec::new();
         for decl in &self.model.decls {
             match &decl.kind {
-                DeclKind::Suggest(Target::Text(Text::Static(tool)), _) => {
-                    if !texts.contains(&tool.as_str()) {
-                        texts.push(tool);
-                        targets.push(quote!(#tool));
-                    }
+                DeclKind::Suggest(Target::Text(Text::Static(tool)), _)
+                    if !texts.contains(&tool.as_str()) =>
+                {
+                    texts.push(tool);
+                    targets.push(quote!(#tool));
                 }
                 DeclKind::Suggest(target @ Target::Action(..), _) => {
                     targets.push(self.target(target, decl.scope));
