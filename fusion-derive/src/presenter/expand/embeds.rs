@@ -5,8 +5,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
+use syn::Ident;
 use syn::spanned::Spanned;
-use syn::{GenericParam, Ident};
 
 use super::{Gen, present};
 use crate::presenter::ast::DeclKind;
@@ -101,9 +101,7 @@ impl<'a> Gen<'_, 'a> {
         let ident = self.ident();
         let mut generics = self.model.input.generics.clone();
         if self.model.context.is_none() {
-            generics.params.push(GenericParam::Type(
-                syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
-            ));
+            generics.params.push(super::ctx_param());
         }
         generics
             .make_where_clause()

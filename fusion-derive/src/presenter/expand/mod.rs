@@ -44,6 +44,30 @@ pub fn expand(model: &Model<'_>) -> TokenStream {
     }
 }
 
+/// `__FusionCtx: ?::core::marker::Sized`, the context parameter of a model that declares none:
+/// built rather than parsed (a `parse_quote!` per impl is a measurable part of the derive's run).
+fn ctx_param() -> GenericParam {
+    let span = proc_macro2::Span::call_site();
+    let sized = syn::Path {
+        leading_colon: Some(syn::token::PathSep::default()),
+        segments: ["core", "marker", "Sized"]
+            .into_iter()
+            .map(|name| syn::PathSegment::from(Ident::new(name, span)))
+            .collect(),
+    };
+    let mut param = syn::TypeParam::from(Ident::new("__FusionCtx", span));
+    param.colon_token = Some(syn::token::Colon::default());
+    param
+        .bounds
+        .push(syn::TypeParamBound::Trait(syn::TraitBound {
+            paren_token: None,
+            modifier: syn::TraitBoundModifier::Maybe(syn::token::Question::default()),
+            lifetimes: None,
+            path: sized,
+        }));
+    GenericParam::Type(param)
+}
+
 /// The pieces every generated impl shares.
 struct Gen<'m, 'a> {
     model: &'m Model<'a>,
@@ -117,17 +141,17 @@ impl<'m, 'a> Gen<'m, 'a> {
         let ctx = &self.ctx;
         let mut generics = self.model_generics();
         if self.model.context.is_none() {
-            generics.params.push(GenericParam::Type(
-                syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
-            ));
+            generics.params.push(ctx_param());
         }
         let mut predicates: Vec<WherePredicate> = Vec::new();
         for field in &self.model.fields {
             // Without a declared context, the impl holds for the contexts the fields embed
             // with; `Embeddable` reports a field that embeds with none (see `declares_ui`).
-            let bound = super::ast::mentions(field.ty, &self.params)
-                || (self.model.context.is_none() && self.nameable(field.ty));
-            if field.embed && bound {
+            // `embed` first: reading a type's tokens is the costly part of this test.
+            let bound = field.embed
+                && (super::ast::mentions(field.ty, &self.params)
+                    || (self.model.context.is_none() && self.nameable(field.ty)));
+            if bound {
                 let ty = field.ty;
                 predicates.push(syn::parse_quote!(#ty: #p::Embed<#ctx>));
             }
