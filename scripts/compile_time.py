@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
 """Compile-time cost of `#[derive(Presenter)]` (PERFORMANCE.md, "Compile time").
 
-Generates two crates of 100 models (10 fields each, a rule, a redaction and an embed each): one
-with `#[derive(Presenter)]` (which also writes the model's `Serialize`), one with serde's
-`#[derive(Serialize)]` only. Then builds each crate several times, clean (the crate only; its
+Generates two crates of 100 models: one with `#[derive(Presenter)]` (which also writes the
+model's `Serialize`), one with serde's `#[derive(Serialize)]` only. Two shapes (`--shape`):
+
+- `chain` (the default): 10 fields each, a rule, a redaction and an embed each, model *i*
+  embedding model *i - 1*: one chain 100 deep, a shape no user writes, kept as the worst case;
+- `realistic`: 20 families of the examples' five kinds of model (a customer and an invoice line,
+  the leaves; an invoice embedding both; a statement embedding its invoices, so embeds are at
+  most 3 deep; a flat export row), with the attributes in the proportions the billing and tasks
+  examples use (static and templated rules, `when`, `many`, suggestions, UI functions, a
+  generated table, agent limits, redaction, a serde skip). Then builds each crate several times, clean (the crate only; its
 dependencies stay built) and incremental (after editing one doc comment of one model), and
 prints min/median. The two crates are built alternately, run after run, so that a change in the
 load of a shared machine hits both alike.
@@ -27,8 +34,12 @@ import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OUT = ROOT / "target" / "compile-bench"
+# `COMPILE_BENCH_DIR` moves it, so that two checkouts (a build before and after a change) share
+# one target directory for the dependencies.
+OUT = pathlib.Path(os.environ.get("COMPILE_BENCH_DIR", ROOT / "target" / "compile-bench"))
 MODELS = 100
+# `chain` or `realistic` (set by `--shape`).
+SHAPE = "chain"
 
 
 def model(i: int, presenter: bool, edit: int = 0) -> str:
@@ -67,7 +78,85 @@ def model(i: int, presenter: bool, edit: int = 0) -> str:
     return "\n".join(lines)
 
 
+def family(f: int, presenter: bool, edit: int = 0) -> str:
+    """Five models of the realistic shape: `Customer{f}`, `Line{f}`, `Invoice{f}`,
+    `Statement{f}`, `Row{f}` (one of them carries the incremental edit)."""
+    p = presenter
+
+    def derive(attrs: list) -> list:
+        if not p:
+            return ["#[derive(serde::Serialize)]"]
+        return ["#[derive(fusion_runtime::Presenter)]", *attrs]
+
+    def redact() -> str:
+        return "    #[redact]\n" if p else ""
+
+    def embed() -> str:
+        return "    #[embed]\n" if p else ""
+
+    edit_note = f" Edit {edit}." if edit and f == 10 else ""
+    status = f"Status{f}"
+    out = [
+        f"#[derive(Clone, Copy, PartialEq, Eq, serde::Serialize)]\n"
+        f"#[serde(rename_all = \"snake_case\")]\n"
+        f"/// Paid, pending or overdue.\npub enum {status} {{ Paid, Pending, Overdue }}\n"
+        f"impl core::fmt::Display for {status} {{\n"
+        f"    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {{\n"
+        f"        f.write_str(match self {{ Self::Paid => \"paid\", Self::Pending => \"pending\", Self::Overdue => \"overdue\" }})\n"
+        f"    }}\n}}",
+        "\n".join(derive(['#[rule("customer.email is redacted for privacy; never ask the user for it.")]']))
+        + f"\n/// A customer.\npub struct Customer{f} {{\n    pub id: String,\n    pub name: String,\n"
+        + redact() + "    pub email: String,\n    pub country: String,\n}",
+        "\n".join(derive(['#[rule("unit_price_cents is in CENTS. Divide by 100.")]']))
+        + f"\n/// An invoice line.\npub struct Line{f} {{\n    pub sku: String,\n    pub description: String,\n"
+        + "    pub qty: u32,\n    pub unit_price_cents: u64,\n}",
+        "\n".join(derive([
+            "#[presenter(agent_limit = 50)]",
+            '#[rule("amount_cents is in CENTS. Divide by 100.")]',
+            '#[rule("Invoice {id} is overdue since {due_at}: mention it first.", when = Self::is_overdue, many = "Invoices {items} are overdue: mention them first.")]',
+            '#[suggest(tool = "billing.remind", reason = "Send a payment reminder", when = Self::is_open)]',
+            '#[suggest(tool = "billing.void_invoice", reason = "Void it if it cannot be collected", when = Self::is_open)]',
+            "#[ui(Self::gauge)]",
+            "#[collection_ui(Self::summary)]",
+        ]))
+        + f"\n/// An invoice.{edit_note}\npub struct Invoice{f} {{\n    pub id: String,\n"
+        + embed() + f"    pub customer: Customer{f},\n    pub amount_cents: u64,\n    pub currency: String,\n"
+        + f"    pub status: {status},\n    pub issued_at: String,\n    pub due_at: String,\n"
+        + embed() + f"    pub lines: Vec<Line{f}>,\n    #[serde(skip_serializing)]\n    pub internal_margin_bps: u32,\n}}\n"
+        + f"impl Invoice{f} {{\n"
+        + f"    fn is_overdue(&self) -> bool {{ self.status == {status}::Overdue }}\n"
+        + f"    fn is_open(&self) -> bool {{ matches!(self.status, {status}::Pending | {status}::Overdue) }}\n"
+        + ("    fn gauge(&self) -> fusion_runtime::ui::UiBlock { fusion_runtime::ui::markdown(format!(\"{} cents\", self.amount_cents)).title(\"Amount\") }\n"
+           "    fn summary(items: &[Self]) -> fusion_runtime::ui::UiBlock { fusion_runtime::ui::summary(format!(\"{} invoices\", items.len())) }\n" if p else "")
+        + "}",
+        "\n".join(derive([
+            "#[presenter(agent_limit = 5)]",
+            '#[rule("Dates are YYYY-MM-DD.")]',
+            '#[rule("owner_email is redacted; never ask for it.")]',
+            "#[ui(Self::overview)]",
+            '#[collection_ui(table(id, name, opened), title = "Statements")]',
+        ]))
+        + f"\n/// A statement.\npub struct Statement{f} {{\n    pub id: String,\n    pub name: String,\n"
+        + redact() + "    pub owner_email: String,\n    pub opened: String,\n"
+        + embed() + f"    pub invoices: Vec<Invoice{f}>,\n}}\n"
+        + (f"impl Statement{f} {{\n    fn overview(&self) -> Vec<fusion_runtime::ui::UiBlock> {{ vec![fusion_runtime::ui::markdown(format!(\"**{{}}** invoices\", self.invoices.len())).title(\"Invoices\")] }}\n}}" if p else ""),
+        "\n".join(derive([]))
+        + f"\n/// An export row.\npub struct Row{f} {{\n    pub id: String,\n    pub customer: String,\n"
+        + f"    pub amount_cents: u64,\n    pub currency: String,\n    pub status: {status},\n    pub issued_at: String,\n}}",
+    ]
+    return "\n\n".join(out)
+
+
 def source(presenter: bool, edit: int = 0) -> str:
+    if SHAPE == "realistic":
+        body = ["//! Generated by scripts/compile_time.py (realistic shape).",
+                "#![allow(missing_docs, dead_code)]"]
+        body += [family(f, presenter, edit) for f in range(MODELS // 5)]
+        return "\n\n".join(body) + "\n"
+    return chain_source(presenter, edit)
+
+
+def chain_source(presenter: bool, edit: int = 0) -> str:
     leaf_derive = "#[derive(fusion_runtime::Presenter)]" if presenter else "#[derive(serde::Serialize)]"
     body = [
         "//! Generated by scripts/compile_time.py.",
@@ -105,10 +194,15 @@ def build(path: pathlib.Path, target: pathlib.Path) -> float:
     return time.perf_counter() - start
 
 
+def crate_name(kind: str) -> str:
+    """`serde-only` / `presenter`, with the shape's suffix for the realistic crate."""
+    return kind if SHAPE == "chain" else f"{kind}-{SHAPE}"
+
+
 def measure(runs: int) -> dict:
     target = OUT / "target"
     env = dict(os.environ, CARGO_TARGET_DIR=str(target))
-    crates = {"serde-only": False, "presenter": True}
+    crates = {crate_name("serde-only"): False, crate_name("presenter"): True}
     paths = {name: crate(name, presenter) for name, presenter in crates.items()}
     for path in paths.values():
         build(path, target)  # dependencies and a first build
@@ -164,13 +258,18 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--instructions", action="store_true",
                         help="also count rustc's instructions under valgrind")
+    parser.add_argument("--shape", choices=["chain", "realistic"], default="chain",
+                        help="the 100-deep embed chain, or the examples' shapes (depth at most 3)")
     args = parser.parse_args()
+    global SHAPE
+    SHAPE = args.shape
+    serde_name, presenter_name = crate_name("serde-only"), crate_name("presenter")
     if OUT.exists():
-        shutil.rmtree(OUT / "serde-only", ignore_errors=True)
-        shutil.rmtree(OUT / "presenter", ignore_errors=True)
+        shutil.rmtree(OUT / serde_name, ignore_errors=True)
+        shutil.rmtree(OUT / presenter_name, ignore_errors=True)
     times = measure(args.runs)
-    serde_only, presenter = times["serde-only"], times["presenter"]
-    print(f"{MODELS} models, 10 fields each, {args.runs} runs, seconds (min / median):")
+    serde_only, presenter = times[serde_name], times[presenter_name]
+    print(f"{MODELS} models ({SHAPE}), {args.runs} runs, seconds (min / median):")
     for kind in ("clean", "incremental"):
         a, b = serde_only[kind], presenter[kind]
         ratio = statistics.median(b) / statistics.median(a)
@@ -180,7 +279,7 @@ def main() -> int:
             f"added {statistics.median(b) - statistics.median(a):+.2f} s ({100 * (ratio - 1):+.0f}%)"
         )
     if args.instructions:
-        a, b = rustc_instructions("serde-only"), rustc_instructions("presenter")
+        a, b = rustc_instructions(serde_name), rustc_instructions(presenter_name)
         print(
             f"  rustc instructions (one clean compile of the crate, valgrind): "
             f"#[derive(Serialize)] {a / 1e6:,.0f} M   #[derive(Presenter)] {b / 1e6:,.0f} M   "

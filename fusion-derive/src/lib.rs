@@ -2,9 +2,11 @@
 //!
 //! `common` holds what both derives share (diagnostics, the names of attributes and keys,
 //! the key-argument parser, case conversion, the runtime path, serde's attribute grammar);
-//! `presenter` and `tool` each run the same stages: `attr` (parse), `ast` (the checked model),
-//! `valid` (rules across attributes), `expand` (generation, which cannot fail) and `fallback`
-//! (the errors plus stub impls, so a broken input gives its own errors and no cascade).
+//! `presenter` and `tool` each run the same stages in a straight line: `attr` (parse), `valid`
+//! (the checks, which build the model), `ast` (the model: plain data), `expand` (generation,
+//! which cannot fail) and `fallback` (the errors plus stub impls, so a broken input gives its own
+//! errors and no cascade); `items` is what `expand` and `fallback` both write. No module imports
+//! one that imports it back (the repository test checks it).
 
 mod common;
 mod presenter;

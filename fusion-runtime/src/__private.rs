@@ -43,10 +43,10 @@ pub use crate::response::{ItemGroup, ItemKey, ManyPiece};
 pub use crate::response::ui::UiBlock;
 // The templated UI helpers (`#[ui(markdown = "...")]`, `#[ui(summary = "...")]`).
 pub use crate::response::ui::{markdown as ui_markdown, summary as ui_summary};
-// The generated table of `#[ui(table(...))]`: the helper and its cells.
-pub use crate::response::ui::{cell as ui_cell, table as ui_table};
-// The generated table of `#[collection_ui(table(...))]`: no table of headers alone when empty.
-pub use crate::response::ui::collection_table as ui_collection_table;
+// The cells of the generated tables.
+pub use crate::response::ui::cell as ui_cell;
+// The generated tables of `#[ui(table(...))]` and `#[collection_ui(table(...))]`.
+pub use crate::present::expansion::table_of as ui_table_of;
 // `Model::present()` and `Model::present_all()` of the generated inherent methods.
 pub use crate::present::presentation::{present, present_all};
 
@@ -62,6 +62,8 @@ pub use crate::model::{field_named, parse_field, wire_name};
 pub use crate::model::NoField;
 // The mask of the plain `Serialize` impl, and the default censor's text (wire format §8.1).
 pub use crate::present::expansion::{ALL_FIELDS, REDACTED};
+// One member of the wire writer: written when the mask keeps it.
+pub use crate::present::expansion::serialize_member;
 // The censored value of an optional field (wire format §8.3).
 pub use crate::present::expansion::censor_option;
 // What `Model::static_rules` fills: the static rules a lean tool says in its description.
@@ -85,6 +87,8 @@ pub use crate::tool::{ActionSpec, ToolSpec};
 // The refusals `check = path` fills.
 #[cfg(feature = "tool")]
 pub use crate::tool::Checks;
+// The targets of suggestions written as paths (`Billing::Remind`), one per action.
+pub use crate::tool::ToolActions;
 // What `returns = M` names, called at the user's `M` so a non-presenter is reported there.
 #[cfg(feature = "tool")]
 pub use crate::tool::{Presentable, StructuredModel};

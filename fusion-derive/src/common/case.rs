@@ -45,6 +45,36 @@ impl RenameRule {
             .map(|(_, rule)| *rule)
     }
 
+    /// Applies the rule to a variant name (serde's `apply_to_variant`): the name an action's
+    /// discriminator value has.
+    pub fn apply_to_variant(self, variant: &str) -> String {
+        let snake = || {
+            let mut snake = String::new();
+            for (i, ch) in variant.char_indices() {
+                if i > 0 && ch.is_uppercase() {
+                    snake.push('_');
+                }
+                snake.push(ch.to_ascii_lowercase());
+            }
+            snake
+        };
+        match self {
+            RenameRule::Pascal => variant.to_owned(),
+            RenameRule::Lower => variant.to_ascii_lowercase(),
+            RenameRule::Upper => variant.to_ascii_uppercase(),
+            RenameRule::Camel => {
+                let mut chars = variant.chars();
+                chars.next().map_or_else(String::new, |first| {
+                    first.to_ascii_lowercase().to_string() + chars.as_str()
+                })
+            }
+            RenameRule::Snake => snake(),
+            RenameRule::ScreamingSnake => snake().to_ascii_uppercase(),
+            RenameRule::Kebab => snake().replace('_', "-"),
+            RenameRule::ScreamingKebab => snake().to_ascii_uppercase().replace('_', "-"),
+        }
+    }
+
     /// Applies the rule to a field name (serde's `apply_to_field`).
     pub fn apply(self, field: &str) -> String {
         match self {

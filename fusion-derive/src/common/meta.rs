@@ -150,6 +150,18 @@ fn delimited(input: ParseStream<'_>) -> syn::Result<Option<proc_macro2::Group>> 
 /// read as a type (so `Page<Invoice, 2>` stays whole), else the first after which they read
 /// as an expression (so `|s| s.n < 3` ends at its comma), else the first comma outside `<>`.
 fn value_end(tokens: &[TokenTree]) -> usize {
+    // The common value (a literal, a path, a call) has no `<` or `|` before its first comma,
+    // and so no comma of its own: it ends there, without a parse per comma.
+    let first = tokens
+        .iter()
+        .position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
+        .unwrap_or(tokens.len());
+    if !tokens[..first]
+        .iter()
+        .any(|t| matches!(t, TokenTree::Punct(p) if matches!(p.as_char(), '<' | '|')))
+    {
+        return first;
+    }
     let ends: Vec<usize> = tokens
         .iter()
         .enumerate()

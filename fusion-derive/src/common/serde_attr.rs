@@ -265,6 +265,27 @@ pub struct Tags {
     pub untagged: Option<Span>,
     /// `skip` or `skip_deserializing` (a variant that is no action).
     pub skip: bool,
+    /// `rename = "..."` (or its `deserialize = "..."`): a variant's discriminator value.
+    pub rename: Option<String>,
+    /// `rename_all = "..."` (or its `deserialize = "..."`): the rule of the variants' values.
+    pub rename_all: Option<String>,
+}
+
+/// The name of `key = "..."` or `key(deserialize = "...")`, the form serde reads an input by.
+fn deserialize_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<String>> {
+    if meta.input.peek(Token![=]) {
+        let lit: LitStr = meta.value()?.parse()?;
+        return Ok(Some(lit.value()));
+    }
+    let mut found = None;
+    meta.parse_nested_meta(|inner| {
+        let lit: LitStr = inner.value()?.parse()?;
+        if inner.path.is_ident("deserialize") {
+            found = Some(lit.value());
+        }
+        Ok(())
+    })?;
+    Ok(found)
 }
 
 /// Reads the serde keys the tool derive cares about and steps over the others.
@@ -281,6 +302,16 @@ pub fn tags(attrs: &[Attribute]) -> Tags {
                 "content" => found.content = Some(span),
                 "untagged" => found.untagged = Some(span),
                 "skip" | "skip_deserializing" => found.skip = true,
+                "rename" | "rename_all" => {
+                    if let Some(value) = deserialize_name(&meta)? {
+                        if name == "rename" {
+                            found.rename = Some(value);
+                        } else {
+                            found.rename_all = Some(value);
+                        }
+                    }
+                    return Ok(());
+                }
                 _ => {}
             }
             if meta.input.peek(Token![=]) {

@@ -224,6 +224,11 @@ mod tests {
                 "tool.md has no row for the key `{key}`"
             );
         }
+        // Both forms of a suggestion target.
+        assert!(
+            presenter.contains("`tool.action`")
+                && presenter.contains("#[suggest(Billing::Remind, \"reason\")]")
+        );
         for attribute in super::attr::PRESENTER_ALL {
             assert!(
                 presenter.contains(&format!("#[{attribute}")) || *attribute == "serde",

@@ -1,14 +1,11 @@
 //! The checked model of a derive input: everything `expand.rs` needs, already validated, so
-//! generation cannot fail.
+//! generation cannot fail. Plain data and what it says of itself: `valid` builds and checks it.
 
 use proc_macro2::Span;
-use syn::{Data, DeriveInput, Expr, ExprPath, Fields, Ident, LitStr, Path, Type};
+use syn::{DeriveInput, Expr, ExprPath, Ident, LitStr, Path, Type};
 
-use super::attr;
-use super::valid;
-use crate::common::case::{RenameRule, unraw};
-use crate::common::diag::{Error, Errors, error, error_at};
-use crate::common::krate::runtime_path;
+use crate::common::case::RenameRule;
+use crate::common::diag::Error;
 
 /// A model that passed every check.
 pub struct Model<'a> {
@@ -99,6 +96,8 @@ pub struct Rejected {
     pub krate: Path,
     /// The field enum's name, if `field_enum` could be read.
     pub field_enum: Option<Ident>,
+    /// Whether the user derives `Serialize` too (the stubs then write none).
+    pub serialize_derived: bool,
 }
 
 /// Whether a declaration concerns one item or a whole collection.
@@ -164,14 +163,23 @@ pub enum ManyPart {
     Count,
 }
 
+/// What a suggestion names (wire format §6.5): a text, or a tool type's action that the
+/// compiler checks.
+pub enum Target {
+    /// `tool = "billing.remind"` (a template, possibly).
+    Text(Text),
+    /// `Billing::Remind`: the tool type and the variant.
+    Action(Path, Ident),
+}
+
 /// What a declaration produces.
 pub enum DeclKind {
     /// A rule text.
     Rule(Text),
     /// A rule function.
     RuleCall(Expr),
-    /// A (tool, reason) pair.
-    Suggest(Text, Text),
+    /// A (target, reason) pair.
+    Suggest(Target, Text),
     /// A suggestion function.
     SuggestCall(Expr),
     /// A UI function.
@@ -196,75 +204,6 @@ impl Declaration {
 }
 
 impl<'a> Model<'a> {
-    /// Parses and checks `input`; every mistake found is in the rejection.
-    pub fn from_input(input: &'a DeriveInput) -> Result<Self, Rejected> {
-        let mut errors = Errors::default();
-        let named = named_fields(input, &mut errors);
-        let container = attr::container(&input.attrs, &mut errors);
-        let opts = container.presenter;
-        let field_enum = opts.field_enum.then(|| {
-            opts.field_enum_name
-                .clone()
-                .unwrap_or_else(|| Ident::new(&format!("{}Field", input.ident), input.ident.span()))
-        });
-        let reject = |errors: Error| Rejected {
-            errors,
-            krate: runtime_path(opts.krate.clone()),
-            field_enum: field_enum.clone(),
-        };
-        let Some(named) = named else {
-            return Err(reject(errors.into_result().err().unwrap_or_else(|| {
-                error(&input.ident, "`#[derive(Presenter)]` needs named fields")
-            })));
-        };
-        let fields = fields(named, container.serde.rename_all, &mut errors);
-        valid::wire_names(&fields, &mut errors);
-        valid::variants(&fields, &mut errors);
-
-        let mut decls = Vec::new();
-        for decl in container.decls {
-            if let Some(decl) = valid::declaration(decl, &fields, &mut errors) {
-                decls.push(decl);
-            }
-        }
-
-        if let Some(field_enum) = field_enum.as_ref().filter(|name| **name == input.ident) {
-            errors.spanned(
-                field_enum,
-                "the field enum cannot have the model's own name; pick another, like `field_enum = InvoiceField`",
-            );
-        }
-        let serde_name = container
-            .serde
-            .rename
-            .as_ref()
-            .map_or_else(|| unraw(&input.ident), LitStr::value);
-        let name = opts
-            .name
-            .as_ref()
-            .map_or_else(|| serde_name.clone(), LitStr::value);
-
-        errors.into_result().map_err(reject)?;
-        Ok(Model {
-            input,
-            krate: runtime_path(opts.krate.clone()),
-            name,
-            serde_name,
-            field_enum,
-            agent_limit: opts.agent_limit.map(|(n, _)| n),
-            max_tokens: opts.max_tokens,
-            format: opts.format.map(|format| match format {
-                attr::Format::Json => Format::Json,
-                attr::Format::CompactJson => Format::CompactJson,
-                attr::Format::Toon => Format::Toon,
-            }),
-            lean: opts.lean,
-            context: opts.context.clone(),
-            fields,
-            decls,
-        })
-    }
-
     /// The wire fields, in declaration order.
     pub fn wire_fields(&self) -> impl Iterator<Item = (&Field<'a>, &Wire)> {
         self.fields
@@ -276,91 +215,6 @@ impl<'a> Model<'a> {
     pub fn decls(&self, scope: Scope) -> impl Iterator<Item = &Declaration> {
         self.decls.iter().filter(move |d| d.scope == scope)
     }
-}
-
-/// The named fields of a struct; any other shape is reported.
-fn named_fields<'a>(input: &'a DeriveInput, errors: &mut Errors) -> Option<&'a syn::FieldsNamed> {
-    match &input.data {
-        Data::Struct(data) => match &data.fields {
-            Fields::Named(named) => Some(named),
-            Fields::Unnamed(fields) => {
-                errors.push(error(
-                    fields,
-                    "`#[derive(Presenter)]` does not support tuple structs; name the fields, like `struct Invoice { id: String }`",
-                ));
-                None
-            }
-            Fields::Unit => {
-                errors.push(error(
-                    &input.ident,
-                    "`#[derive(Presenter)]` does not support unit structs; give the struct named fields, like `struct Invoice { id: String }`",
-                ));
-                None
-            }
-        },
-        Data::Enum(data) => {
-            errors.push(error_at(
-                data.enum_token.span,
-                "`#[derive(Presenter)]` does not support enums; derive it on a struct with named fields (one per variant if needed)",
-            ));
-            None
-        }
-        Data::Union(data) => {
-            errors.push(error_at(
-                data.union_token.span,
-                "`#[derive(Presenter)]` does not support unions; derive it on a struct with named fields",
-            ));
-            None
-        }
-    }
-}
-
-/// The fields with their attributes read and their wire names computed.
-fn fields<'a>(
-    named: &'a syn::FieldsNamed,
-    rename_all: Option<RenameRule>,
-    errors: &mut Errors,
-) -> Vec<Field<'a>> {
-    let mut fields = Vec::with_capacity(named.named.len());
-    let mut wire_count = 0;
-    for field in &named.named {
-        let Some(ident) = field.ident.as_ref() else {
-            continue;
-        };
-        let attrs = attr::field(&field.attrs, errors);
-        valid::field_combinations(&attrs, errors);
-        let name = unraw(ident);
-        let on_wire = attrs.skip.is_none() && attrs.serde.skip.is_none();
-        let wire = on_wire.then(|| {
-            let wire_name = match (&attrs.serde.rename, rename_all) {
-                (Some(rename), _) => rename.value(),
-                (None, Some(rule)) => rule.apply(&name),
-                (None, None) => name.clone(),
-            };
-            let wire = Wire {
-                name: wire_name,
-                variant: Ident::new(&variant_name(&name), ident.span()),
-                index: wire_count,
-                skip_if: attrs.serde.skip_if.clone(),
-            };
-            wire_count += 1;
-            wire
-        });
-        fields.push(Field {
-            ident,
-            ty: &field.ty,
-            name,
-            wire,
-            embed: attrs.embed.is_some(),
-            redact: attrs.redact.map(|r| match r.censor {
-                attr::Censor::Default => Censor::Default,
-                attr::Censor::Text(text) => Censor::Text(text),
-                attr::Censor::With(with) => Censor::With(with),
-            }),
-            is_option: is_option(&field.ty),
-        });
-    }
-    fields
 }
 
 /// `amount_cents` → `AmountCents`.

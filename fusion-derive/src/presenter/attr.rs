@@ -8,9 +8,9 @@ use proc_macro2::Span;
 use syn::{Attribute, Expr, Ident, LitStr, Meta, Path, Type};
 
 use super::decl::{self, Decl};
-use crate::common::args::{self, Args, Kind, Seen, Spec, Voice, spec};
-use crate::common::diag::{Error, Errors, Result, did_you_mean, error, error_at};
-use crate::common::meta::{self, Arg};
+use super::voice::{AttrVoice, conflict, list, positional_not_expected};
+use crate::common::args::{self, Kind, Seen, Spec, spec};
+use crate::common::diag::{Error, Errors, Result, did_you_mean, error};
 use crate::common::serde_attr::{self, SerdeContainer, SerdeField};
 use crate::common::symbol::{attr as name, key};
 
@@ -129,45 +129,6 @@ pub enum Censor {
     With(Expr),
 }
 
-/// How the presenter attributes word key mistakes: "in `#[rule(...)]`".
-pub struct AttrVoice {
-    /// The attribute's name.
-    pub attr: &'static str,
-    /// Keys that belong in another place, with the fix (the message is "`key` fix").
-    pub elsewhere: &'static [(&'static str, &'static str)],
-}
-
-impl AttrVoice {
-    /// The voice of `attr`, with no key that belongs elsewhere.
-    pub const fn of(attr: &'static str) -> Self {
-        AttrVoice {
-            attr,
-            elsewhere: &[],
-        }
-    }
-}
-
-impl Voice for AttrVoice {
-    fn label(&self) -> String {
-        format!("`#[{}(...)]`", self.attr)
-    }
-
-    fn bare(&self) -> String {
-        format!("`#[{}]`", self.attr)
-    }
-
-    fn elsewhere(&self, key: &str) -> Option<String> {
-        self.elsewhere
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, fix)| format!("`{key}` {fix}"))
-    }
-
-    fn word_is_function(&self) -> bool {
-        self.attr == name::UI || self.attr == name::COLLECTION_UI
-    }
-}
-
 /// Parses every helper attribute of the struct.
 pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
     let mut out = ContainerAttrs::default();
@@ -259,33 +220,6 @@ fn duplicate_attr(attr: &Attribute, attr_name: &str) -> Error {
         attr,
         format!("duplicate `#[{attr_name}]` on this field; keep only one"),
     )
-}
-
-/// The argument list of `#[name(...)]`; `#[name]` has none, `#[name = ...]` is an error.
-pub fn list(attr: &Attribute, attr_name: &str, example: &str) -> Result<Vec<Arg>> {
-    match &attr.meta {
-        Meta::Path(_) => Ok(Vec::new()),
-        Meta::List(list) => meta::parse_items(list.tokens.clone()).map_err(|e| {
-            error_at(
-                e.span(),
-                format!("`#[{attr_name}(...)]` cannot be read: {e}; write `{example}`"),
-            )
-        }),
-        Meta::NameValue(nv) => Err(error(
-            &nv.value,
-            format!("`#[{attr_name} = ...]` is not a form of `#[{attr_name}]`; write `{example}`"),
-        )),
-    }
-}
-
-/// Reports positional items in an attribute that has none.
-pub fn positional_not_expected(args: &Args, attr: &str, example: &str, errors: &mut Errors) {
-    for item in &args.positional {
-        errors.spanned(
-            item,
-            format!("a value without a key is not expected in `#[{attr}(...)]`; write `{example}`"),
-        );
-    }
 }
 
 /// Container `#[presenter(...)]`.
@@ -432,7 +366,7 @@ fn redact(attr: &Attribute) -> Result<RedactAttr> {
     positional_not_expected(&args, name::REDACT, example, &mut errors);
     let censor = match (args.str(key::CENSOR), args.expr(key::WITH)) {
         (Some(_), Some(_)) => {
-            errors.push(decl::conflict(
+            errors.push(conflict(
                 name::REDACT,
                 "`censor`",
                 "`with`",

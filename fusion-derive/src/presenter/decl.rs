@@ -6,10 +6,10 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprPath, Ident, Lit, LitStr, Meta, Path};
 
-use super::attr::{AttrVoice, list, positional_not_expected};
 use super::template::{Template, template};
+use super::voice::{AttrVoice, conflict, list};
 use crate::common::args::{self, Args, Kind, Seen, Spec, spec};
-use crate::common::diag::{Error, Errors, Result, error, error_at};
+use crate::common::diag::{Errors, Result, error, error_at};
 use crate::common::meta::{Arg, Form};
 use crate::common::symbol::{attr as name, key};
 
@@ -59,6 +59,8 @@ pub enum DeclBody {
     RuleCall(Expr),
     /// `#[suggest(tool = "...", reason = "...")]` (both templates).
     SuggestPair(Template, Template),
+    /// `#[suggest(Billing::Remind, "...")]`: the tool type, the action, the reason template.
+    SuggestAction(Path, Ident, Template),
     /// `#[suggest(call = f)]`.
     SuggestCall(Expr),
     /// `#[ui(f)]` or `#[ui(call = f)]`.
@@ -77,6 +79,7 @@ impl DeclBody {
         match self {
             DeclBody::RuleText(t) | DeclBody::UiMarkdown(t) | DeclBody::UiSummary(t) => vec![t],
             DeclBody::SuggestPair(tool, reason) => vec![tool, reason],
+            DeclBody::SuggestAction(_, _, reason) => vec![reason],
             DeclBody::RuleCall(_)
             | DeclBody::SuggestCall(_)
             | DeclBody::UiCall(_)
@@ -186,14 +189,6 @@ pub fn parse(attr: &Attribute, attr_name: &'static str) -> Result<Decl> {
         title,
         grouping,
     })
-}
-
-/// "a text and `call` cannot be used together in `#[rule(...)]`; keep one of them".
-pub fn conflict(attr: &str, a: &str, b: &str, span: Span) -> Error {
-    error_at(
-        span,
-        format!("{a} and {b} cannot be used together in `#[{attr}(...)]`; keep one of them"),
-    )
 }
 
 const RULE: Family = Family {
@@ -317,32 +312,60 @@ const SUGGEST: Family = Family {
     body: suggest,
 };
 
-/// `#[suggest(tool = "...", reason = "...")]` or `#[suggest(call = f)]`.
+/// `#[suggest(tool = "...", reason = "...")]`, `#[suggest(Tool::Action, "...")]` (the target
+/// as a path the compiler checks) or `#[suggest(call = f)]`.
 fn suggest(parts: &mut Parts<'_>) -> Option<DeclBody> {
     let attr_name = parts.attr_name;
-    positional_not_expected(&parts.args, attr_name, parts.example, &mut parts.errors);
+    let (action, positional_reason) = action_target(parts);
     let tool = parts.args.str(key::TOOL).cloned();
-    let reason = parts.args.str(key::REASON).cloned();
-    match (parts.call.take(), tool, reason) {
-        (Some((_, call_span)), tool, reason) if tool.is_some() || reason.is_some() => {
-            let which = if tool.is_some() { "`tool`" } else { "`reason`" };
+    let keyed_reason = parts.args.str(key::REASON).cloned();
+    if let (Some(_), Some(keyed)) = (&positional_reason, &keyed_reason) {
+        parts.errors.spanned(
+            keyed,
+            format!("the reason of `#[{attr_name}]` is given twice; keep either `\"...\"` or `reason = \"...\"`"),
+        );
+    }
+    let reason = positional_reason.or(keyed_reason);
+    if let (Some(_), Some(tool)) = (&action, &tool) {
+        parts
+            .errors
+            .push(conflict(attr_name, "a target path", "`tool`", tool.span()));
+        return None;
+    }
+    match (parts.call.take(), tool, reason, action) {
+        (Some((_, call_span)), tool, reason, action)
+            if tool.is_some() || reason.is_some() || action.is_some() =>
+        {
+            let which = if tool.is_some() || action.is_some() {
+                "`tool`"
+            } else {
+                "`reason`"
+            };
             parts
                 .errors
                 .push(conflict(attr_name, "`call`", which, call_span));
             None
         }
-        (Some((call, _)), _, _) => {
+        (Some((call, _)), ..) => {
             parts.reveal_conflicts_with("`call`");
             Some(DeclBody::SuggestCall(call))
         }
-        (None, Some(tool), Some(reason)) => {
+        (None, None, Some(reason), Some((tool, action))) => {
+            let reason = parts.errors.handle(template(&reason))?;
+            Some(DeclBody::SuggestAction(tool, action, reason))
+        }
+        (None, Some(tool), Some(reason), None) => {
             let tool = parts.errors.handle(template(&tool));
             let reason = parts.errors.handle(template(&reason));
             Some(DeclBody::SuggestPair(tool?, reason?))
         }
-        (None, tool, _) => {
+        (None, tool, _, action) => {
             if parts.errors.is_empty() {
-                let missing = if tool.is_none() { "tool" } else { "reason" };
+                let missing = if tool.is_none() && action.is_none() {
+                    "tool"
+                } else {
+                    "reason"
+                };
                 parts.errors.spanned(
                     parts.attr,
                     format!(
@@ -354,6 +377,53 @@ fn suggest(parts: &mut Parts<'_>) -> Option<DeclBody> {
             None
         }
     }
+}
+
+/// The positional items of a suggestion: a target path `Tool::Action` (split into the tool
+/// type and the action) and a reason text.
+fn action_target(parts: &mut Parts<'_>) -> (Option<(Path, Ident)>, Option<LitStr>) {
+    let (attr, example) = (parts.attr_name, parts.example);
+    let mut target = None;
+    let mut reason = None;
+    for item in std::mem::take(&mut parts.args.positional) {
+        match item {
+            Arg::Meta(meta)
+                if matches!(meta.form, Form::Word) && target.is_none() && reason.is_none() =>
+            {
+                let mut segments: Vec<syn::PathSegment> =
+                    meta.path.segments.iter().cloned().collect();
+                match segments.pop() {
+                    Some(action) if !segments.is_empty() => {
+                        let tool = Path {
+                            leading_colon: meta.path.leading_colon,
+                            segments: segments.into_iter().collect(),
+                        };
+                        if action.arguments.is_empty() {
+                            target = Some((tool, action.ident));
+                        } else {
+                            parts.errors.spanned(
+                                &action.arguments,
+                                format!("an action takes no generic arguments; write `#[{attr}(Billing::Remind, \"...\")]`"),
+                            );
+                        }
+                    }
+                    _ => parts.errors.spanned(
+                        &meta.path,
+                        format!(
+                            "a suggestion target written as a path is `Tool::Action`, like `Billing::Remind`; write a whole tool as text: `tool = \"{}\"`",
+                            crate::common::case::snake_case(&path_text(&meta.path))
+                        ),
+                    ),
+                }
+            }
+            Arg::Lit(Lit::Str(lit)) if target.is_some() && reason.is_none() => reason = Some(lit),
+            other => parts.errors.spanned(
+                other,
+                format!("a value without a key is not expected here in `#[{attr}(...)]`; write `{example}` or `#[{attr}(Billing::Remind, \"Send a payment reminder\")]`"),
+            ),
+        }
+    }
+    (target, reason)
 }
 
 const UI: Family = Family {

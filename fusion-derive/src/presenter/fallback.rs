@@ -7,8 +7,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Data, DeriveInput, Fields, GenericParam, Ident};
 
-use super::ast::{self, Rejected};
-use super::expand::field_enum_declaration;
+use super::ast::{Rejected, variant_name};
+use super::items::{embed_impl, field_enum_declaration, inherent};
 use crate::common::case::unraw;
 
 /// The errors and the stubs.
@@ -28,12 +28,12 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
         Some((name, tokens)) => (quote!(#name), tokens),
         None => (quote!(#p::NoField), quote!()),
     };
-    let inherent = super::expand::inherent(input, &p, &input.generics);
-    let embed = super::expand::embed_impl(input, &p, &input.generics);
-    quote! {
-        #errors
-        #field_enum
-
+    let inherent = inherent(input, &p, &input.generics);
+    let embed = embed_impl(input, &p, &input.generics);
+    // None when the user derives `Serialize` too: that mistake is reported, and a second impl
+    // would add rustc's "conflicting implementations" to it.
+    let serialize = (!rejected.serialize_derived).then(|| {
+        quote! {
         #[automatically_derived]
         impl #impl_generics #p::serde::Serialize for #ident #ty_generics #where_clause {
             fn serialize<__S: #p::serde::Serializer>(
@@ -43,6 +43,13 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
                 #p::stub_serialize(__fusion_serializer)
             }
         }
+        }
+    });
+    quote! {
+        #errors
+        #field_enum
+
+        #serialize
 
         #[automatically_derived]
         impl #impl_generics #p::Model for #ident #ty_generics #where_clause {
@@ -84,7 +91,7 @@ fn field_enum(
     let mut variants: Vec<Ident> = Vec::new();
     for field in &named.named {
         let Some(ident) = &field.ident else { continue };
-        let variant = Ident::new(&ast::variant_name(&unraw(ident)), ident.span());
+        let variant = Ident::new(&variant_name(&unraw(ident)), ident.span());
         if !variants.contains(&variant) {
             variants.push(variant);
         }

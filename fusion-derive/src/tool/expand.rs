@@ -6,6 +6,7 @@ use syn::DeriveInput;
 use syn::spanned::Spanned;
 
 use super::ast::{Action, Tool};
+use super::items::{impl_tool, impl_tool_actions};
 
 /// `impl Tool for Input { fn spec() -> ToolSpec { ... } }`.
 pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
@@ -41,12 +42,22 @@ pub fn expand(input: &DeriveInput, tool: &Tool) -> TokenStream {
         quote!(.variant(#spec))
     });
     let check = check(&p, tool);
-    impl_tool(
+    let tool_impl = impl_tool(
         input,
         &p,
         &quote!(#spec #max_tokens #format #lean #(#actions)*),
         &check,
-    )
+    );
+    let targets: Vec<(&syn::Ident, &str)> = tool
+        .actions
+        .iter()
+        .filter_map(|action| Some((action.variant.as_ref()?, action.target.as_deref()?)))
+        .collect();
+    let actions_impl = impl_tool_actions(input, &p, &targets);
+    quote! {
+        #tool_impl
+        #actions_impl
+    }
 }
 
 /// `const CHECKS` and `fn check` of the `check = path` declarations: the tool's for every call,
@@ -123,24 +134,4 @@ fn action_spec(p: &TokenStream, action: &Action) -> TokenStream {
     let destructive = action.destructive.then(|| quote!(.destructive()));
     let read_only = action.read_only.then(|| quote!(.read_only()));
     quote!(#spec #structured #destructive #read_only)
-}
-
-/// The impl block around a `spec()` body.
-pub fn impl_tool(
-    input: &DeriveInput,
-    p: &TokenStream,
-    body: &TokenStream,
-    check: &TokenStream,
-) -> TokenStream {
-    let ident = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    quote! {
-        #[automatically_derived]
-        impl #impl_generics #p::Tool for #ident #ty_generics #where_clause {
-            fn spec() -> #p::ToolSpec {
-                #body
-            }
-            #check
-        }
-    }
 }

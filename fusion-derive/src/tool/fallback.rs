@@ -1,12 +1,13 @@
-//! What the tool derive emits on mistakes: the errors, and a stub `Tool` impl so that code
-//! registering the tool elsewhere compiles on and reports nothing of its own.
+//! What the tool derive emits on mistakes: the errors, and stub `Tool` and `ToolActions` impls
+//! so that code registering the tool or naming its actions elsewhere compiles on and reports
+//! nothing of its own.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
 use super::ast::Rejected;
-use super::expand::impl_tool;
+use super::items::{impl_tool, impl_tool_actions};
 
 /// The errors and the stub impl.
 pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
@@ -20,8 +21,15 @@ pub fn fallback(input: &DeriveInput, rejected: &Rejected) -> TokenStream {
         &quote!(#p::ToolSpec::new(#name)),
         &TokenStream::new(),
     );
+    // Every variant, best effort (the attributes may be the broken part).
+    let variants: Vec<(&syn::Ident, &str)> = match &input.data {
+        syn::Data::Enum(data) => data.variants.iter().map(|v| (&v.ident, "")).collect(),
+        _ => Vec::new(),
+    };
+    let actions = impl_tool_actions(input, &p, &variants);
     quote! {
         #errors
         #stub
+        #actions
     }
 }

@@ -67,8 +67,10 @@
 //! `routing` (one call's action, then its arguments), `args` (the one place a call's arguments
 //! are checked: the compiled shapes and their walk, `_select`, serde's typed read, the tool's own
 //! checks, and the `<validation_error>` envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
-//! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`).
+//! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`), `actions` (the targets `Tool::Action` of
+//! suggestions).
 
+mod actions;
 mod args;
 pub(crate) mod call;
 mod definition;
@@ -92,6 +94,7 @@ mod wide_integers;
 
 pub use crate::response::Asked;
 pub use crate::response::ask::{Answers, Ask, Asks};
+pub use actions::ToolActions;
 pub use args::Checks;
 pub use args::ValidationError;
 pub use args::{Bound, Expected, JsonType, Problem, ProblemKind};

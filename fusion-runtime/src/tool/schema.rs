@@ -207,17 +207,7 @@ impl<'a> Builder<'a> {
             }
             // The arguments' root always rejects unknown members (wire format §13.5).
             root.extra = Extra::Deny;
-            let description = spec
-                .description
-                .as_deref()
-                .or_else(|| {
-                    schema_action
-                        .object
-                        .get("description")
-                        .and_then(Value::as_str)
-                })
-                .unwrap_or_default()
-                .to_owned();
+            let description = action_description(spec, schema_action.object);
             let required = schema_action
                 .properties
                 .iter()
@@ -624,4 +614,13 @@ fn quoted(keys: &[String]) -> String {
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// An action's description: its spec's, else its schema's (the doc comment of its variant).
+fn action_description(spec: &ActionSpec, object: &Map<String, Value>) -> String {
+    spec.description
+        .as_deref()
+        .or_else(|| object.get("description").and_then(Value::as_str))
+        .unwrap_or_default()
+        .to_owned()
 }

@@ -1,4 +1,7 @@
-//! The runtime's layers import only downward, and the modules of one layer form no import cycle.
+//! The runtime's layers import only downward, and the modules of one layer form no import cycle;
+//! the derive's modules form no import cycle at all (its stages run in a straight line: `attr`,
+//! `valid`, `ast`, `expand`, `fallback`); no source file is longer than the house allows (700
+//! lines in the runtime, 600 in the derive).
 //!
 //! `fusion-runtime/src` is six layers, one top-level folder each (see `ARCHITECTURE.md`):
 //! `model` (1), `encode` (2), `response` (3), `present` (4), `tool` (5), `adapters` (6). A module
@@ -520,12 +523,27 @@ fn module_of(relative: &Path) -> ModPath {
     module
 }
 
+/// The derive's source folder.
+fn derive_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fusion-derive/src")
+}
+
 /// Reads and parses every source file of the runtime (unit-test files `tests.rs` excepted).
 fn read_sources() -> Vec<SourceFile> {
-    let root = source_root();
+    read_sources_of(&source_root())
+}
+
+/// Reads and parses every source file under `root` (unit-test files, `tests.rs` and
+/// `*_tests.rs`, excepted).
+fn read_sources_of(root: &Path) -> Vec<SourceFile> {
+    let root = root.to_path_buf();
     let files: Vec<(PathBuf, ModPath)> = rust_files(&root)
         .into_iter()
-        .filter(|path| path.file_name().is_some_and(|n| n != "tests.rs"))
+        .filter(|path| {
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n != "tests.rs" && !n.ends_with("_tests.rs"))
+        })
         .map(|path| {
             let module = module_of(path.strip_prefix(&root).unwrap_or(&path));
             (path, module)
@@ -763,6 +781,89 @@ fn the_modules_of_a_layer_form_no_import_cycle() {
         );
         panic!("{message}");
     }
+}
+
+#[test]
+fn the_derives_modules_form_no_import_cycle() {
+    let sources = read_sources_of(&derive_root());
+    assert!(
+        sources.len() > 15,
+        "expected the derive's sources in {}",
+        derive_root().display()
+    );
+    let mut edges: BTreeMap<ModPath, BTreeMap<ModPath, (PathBuf, usize)>> = BTreeMap::new();
+    for (path, line, from, target) in resolved_imports(&sources) {
+        if !related(&from, &target) {
+            edges
+                .entry(from)
+                .or_default()
+                .entry(target)
+                .or_insert((path, line));
+        }
+    }
+    if let Some(cycle) = find_cycle(&edges) {
+        let mut message = String::from("an import cycle between modules of the derive:\n");
+        for pair in cycle.windows(2) {
+            let (path, line) = &edges[&pair[0]][&pair[1]];
+            let _ = writeln!(
+                message,
+                "  {}:{line}: `{}` imports `{}`",
+                path.strip_prefix(derive_root()).unwrap_or(path).display(),
+                show(&pair[0]),
+                show(&pair[1]),
+            );
+        }
+        message.push_str(
+            "the stages run in a straight line (attr, valid, ast, expand, fallback): move what both need into a module below both",
+        );
+        panic!("{message}");
+    }
+}
+
+#[test]
+fn no_source_file_is_longer_than_the_house_allows() {
+    let mut long = String::new();
+    for (root, limit) in [(source_root(), 700), (derive_root(), 600)] {
+        for path in rust_files(&root) {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            let lines = text.lines().count();
+            if lines > limit {
+                let _ = writeln!(
+                    long,
+                    "  {}: {lines} lines (at most {limit})",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "files longer than the house allows (split them by job):\n{long}"
+    );
+}
+
+/// The cycle check finds a cycle the derive's own modules could form.
+#[test]
+fn the_cycle_check_finds_a_cycle() {
+    let module = |path: &str| -> ModPath { path.split("::").map(str::to_owned).collect() };
+    let mut edges: BTreeMap<ModPath, BTreeMap<ModPath, (PathBuf, usize)>> = BTreeMap::new();
+    for (from, to) in [
+        ("presenter::ast", "presenter::valid"),
+        ("presenter::valid", "presenter::attr"),
+        ("presenter::valid", "presenter::ast"),
+    ] {
+        edges
+            .entry(module(from))
+            .or_default()
+            .insert(module(to), (PathBuf::new(), 1));
+    }
+    let cycle = find_cycle(&edges).expect("ast and valid import each other");
+    assert!(
+        cycle.contains(&module("presenter::ast")) && cycle.contains(&module("presenter::valid"))
+    );
+    edges.remove(&module("presenter::ast"));
+    assert!(find_cycle(&edges).is_none());
 }
 
 /// The parser itself, on the shapes of paths the check must see.

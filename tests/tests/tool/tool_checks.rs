@@ -94,6 +94,75 @@ struct Product {
     sku: String,
 }
 
+/// A product whose suggestions name the actions by path: the compiler checks them, and the
+/// wire text is the action's target, `tool.action`.
+#[derive(Presenter)]
+#[suggest(Inventory::Move, "Move it")]
+#[collection_suggest(Inventory::Get, reason = "Fetch one of {n}")]
+struct Stocked {
+    sku: String,
+}
+
+/// Keep the ledger
+#[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+#[allow(dead_code, reason = "only its actions' targets are read")]
+enum Ledger {
+    /// Post an entry
+    PostEntry { id: String },
+    /// Reverse an entry
+    #[serde(rename = "undo")]
+    Reverse { id: String },
+    /// Not an action
+    #[serde(skip)]
+    Internal,
+}
+
+/// Show a stocked product
+#[derive(serde::Deserialize, schemars::JsonSchema, Tool)]
+#[fusion(returns = Stocked)]
+struct ShowStocked {
+    sku: String,
+}
+
+#[test]
+fn suggestion_targets_written_as_paths_are_the_actions_targets() {
+    use fusion_runtime::present::Model;
+    use fusion_runtime::tool::ToolActions;
+    assert_eq!(
+        <Ledger as ToolActions>::ACTIONS.PostEntry,
+        "ledger.post-entry"
+    );
+    assert_eq!(<Ledger as ToolActions>::ACTIONS.Reverse, "ledger.undo");
+    assert_eq!(<Inventory as ToolActions>::ACTIONS.Move, "inventory.move");
+    assert_eq!(
+        <Stocked as Model>::SUGGESTS,
+        ["inventory.move", "inventory.get"]
+    );
+    let one = Stocked { sku: "S".into() }.present().build().unwrap();
+    assert_eq!(
+        one.blocks()[1],
+        "<action_suggestions>\n- inventory.move: Move it\n</action_suggestions>"
+    );
+    let all = Stocked::present_all(&[Stocked { sku: "S".into() }])
+        .build()
+        .unwrap();
+    assert!(
+        all.blocks()
+            .iter()
+            .any(|block| block.contains("- inventory.get: Fetch one of 1")),
+        "{:?}",
+        all.blocks()
+    );
+    // The tool set checks them as it checks text targets: both name actions it has.
+    let tools = ToolSet::new()
+        .tool(|action: Inventory, call: &Call| inventory(call, action))
+        .unwrap()
+        .tool(|input: ShowStocked, call: &Call| call.present(&Stocked { sku: input.sku }).build())
+        .unwrap();
+    tools.check_suggestions().unwrap();
+}
+
 fn inventory(call: &Call, action: Inventory) -> Result<ToolResponse, ToolError> {
     match action {
         // `?` on `build()`: the handler's own error type is `ToolError`.

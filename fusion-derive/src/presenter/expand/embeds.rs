@@ -130,10 +130,10 @@ impl<'a> Gen<'_, 'a> {
             && !crate::presenter::ast::mentions(ty, &[ident, &self_ident])
     }
 
-    /// `Embed`: a field holding this model holds one child, the model itself (shared with
-    /// `fallback.rs`, through [`embed_impl`]).
+    /// `Embed`: a field holding this model holds one child, the model itself (written by `items.rs`, which
+    /// `fallback.rs` shares).
     pub(super) fn embed_impl(&self) -> TokenStream {
-        embed_impl(self.model.input, &self.p, &self.model_generics())
+        crate::presenter::items::embed_impl(self.model.input, &self.p, &self.model_generics())
     }
 
     /// `Presenter::embeds`: each embedded field handed to the sink, or nothing without one.
@@ -183,29 +183,6 @@ impl<'a> Gen<'_, 'a> {
                 }
             }
         })
-    }
-}
-
-/// `Embed` of a model: a field holding it holds one child, the model itself.
-pub fn embed_impl(
-    input: &syn::DeriveInput,
-    p: &TokenStream,
-    generics: &syn::Generics,
-) -> TokenStream {
-    let ident = &input.ident;
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
-    let (_, ty_generics, _) = input.generics.split_for_impl();
-    quote! {
-        #[automatically_derived]
-        #[diagnostic::do_not_recommend]
-        impl #impl_generics #p::Embed for #ident #ty_generics #where_clause {
-            type Model = Self;
-
-            #[inline]
-            fn children(&self) -> #p::Children<'_, Self> {
-                #p::Children::One(self)
-            }
-        }
     }
 }
 

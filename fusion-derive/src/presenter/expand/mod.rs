@@ -1,43 +1,78 @@
 //! Code generation from a checked [`Model`]; it cannot fail.
 //!
-//! Everything is named by absolute path: runtime items through `#krate::__private`, std through
-//! `::core`, so a user module that shadows `Option`, `String` or `fusion_runtime` changes nothing.
-//! Locals start with `__fusion_` so they never meet the user's names.
+//! Everything is named by absolute path: runtime items through `#krate::__private` (aliased
+//! `__fusion` inside the anonymous `const` that holds the impls), std through `::core`, so a user
+//! module that shadows `Option`, `String` or `fusion_runtime` changes nothing. Locals start with
+//! `__fusion_` so they never meet the user's names.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Ident, WherePredicate};
 
-use super::ast::{Censor, DeclKind, Field, Model, Part, Text, Wire};
+use super::ast::{Censor, DeclKind, Field, Model, Part, Target, Text, Wire};
 
 mod embeds;
-pub use embeds::embed_impl;
 mod present;
+
+use super::items::{field_enum_declaration, inherent};
 
 /// Everything the derive generates for one model.
 pub fn expand(model: &Model<'_>) -> TokenStream {
     let generator = Gen::new(model);
-    let field_enum = generator.field_enum();
+    let (field_enum, field_enum_impls) = generator.field_enum();
     let model_impl = generator.model_impl();
     let serialize_impl = generator.serialize_impl();
     let presenter_impl = generator.presenter_impl();
     let embed_impl = generator.embed_impl();
     let inherent = generator.inherent_impl();
+    let krate = &model.krate;
+    let p = &generator.p;
+    // The impls inside an anonymous `const`, naming the runtime through one short alias: the
+    // same absolute path, a third of the tokens for the compiler to read and resolve.
     quote! {
         #field_enum
-        #model_impl
-        #serialize_impl
-        #presenter_impl
-        #embed_impl
-        #inherent
+        const _: () = {
+            #[allow(unused_imports)]
+            use #krate::__private as #p;
+            #field_enum_impls
+            #model_impl
+            #serialize_impl
+            #presenter_impl
+            #embed_impl
+            #inherent
+        };
     }
+}
+
+/// `__FusionCtx: ?::core::marker::Sized`, the context parameter of a model that declares none:
+/// built rather than parsed (a `parse_quote!` per impl is a measurable part of the derive's run).
+fn ctx_param() -> GenericParam {
+    let span = proc_macro2::Span::call_site();
+    let sized = syn::Path {
+        leading_colon: Some(syn::token::PathSep::default()),
+        segments: ["core", "marker", "Sized"]
+            .into_iter()
+            .map(|name| syn::PathSegment::from(Ident::new(name, span)))
+            .collect(),
+    };
+    let mut param = syn::TypeParam::from(Ident::new("__FusionCtx", span));
+    param.colon_token = Some(syn::token::Colon::default());
+    param
+        .bounds
+        .push(syn::TypeParamBound::Trait(syn::TraitBound {
+            paren_token: None,
+            modifier: syn::TraitBoundModifier::Maybe(syn::token::Question::default()),
+            lifetimes: None,
+            path: sized,
+        }));
+    GenericParam::Type(param)
 }
 
 /// The pieces every generated impl shares.
 struct Gen<'m, 'a> {
     model: &'m Model<'a>,
-    /// `#krate::__private`.
+    /// `__fusion`: the alias of `#krate::__private` that `expand` declares around the impls.
     p: TokenStream,
     /// The request context type as generated code writes it.
     ctx: TokenStream,
@@ -47,14 +82,13 @@ struct Gen<'m, 'a> {
 
 impl<'m, 'a> Gen<'m, 'a> {
     fn new(model: &'m Model<'a>) -> Self {
-        let krate = &model.krate;
         let ctx = model
             .context
             .as_ref()
             .map_or_else(|| quote!(__FusionCtx), |ty| quote!(#ty));
         Gen {
             model,
-            p: quote!(#krate::__private),
+            p: quote!(__fusion),
             ctx,
             params: model
                 .input
@@ -108,9 +142,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         let ctx = &self.ctx;
         let mut generics = self.model_generics();
         if self.model.context.is_none() {
-            generics.params.push(GenericParam::Type(
-                syn::parse_quote!(__FusionCtx: ?::core::marker::Sized),
-            ));
+            generics.params.push(ctx_param());
         }
         let mut predicates: Vec<WherePredicate> = Vec::new();
         for field in &self.model.fields {
@@ -123,8 +155,11 @@ impl<'m, 'a> Gen<'m, 'a> {
                 let ty = field.ty;
                 // Spanned at the field's type: a type that is no presenter is reported there.
                 let embed = self.as_embed(ty);
-                let presenter = present::respan(&quote!(#p::Presenter<#ctx>), ty.span());
-                predicates.push(syn::parse_quote_spanned!(ty.span()=> #embed::Model: #presenter));
+                // The `Presenter` path keeps the call site's span: at the field's, a user module
+                // that imports `Presenter` would get `unused_qualifications` on it.
+                predicates.push(
+                    syn::parse_quote_spanned!(ty.span()=> #embed::Model: #p::Presenter<#ctx>),
+                );
             }
         }
         for index in self.template_fields() {
@@ -157,7 +192,9 @@ impl<'m, 'a> Gen<'m, 'a> {
                     add(text);
                 }
                 DeclKind::Suggest(tool, reason) => {
-                    add(tool);
+                    if let Target::Text(tool) = tool {
+                        add(tool);
+                    }
                     add(reason);
                 }
                 DeclKind::RuleCall(_)
@@ -178,9 +215,9 @@ impl<'m, 'a> Gen<'m, 'a> {
     /// `<Model>Field`, if `#[presenter(field_enum)]` asks for it: one variant per wire member,
     /// with `Field`, `Display` and `FromStr`. Only then: `_select` itself needs only the wire
     /// names, and the enum with its impls is a third of what the derive costs the compiler.
-    fn field_enum(&self) -> TokenStream {
+    fn field_enum(&self) -> (TokenStream, TokenStream) {
         let Some(name) = &self.model.field_enum else {
-            return TokenStream::new();
+            return (TokenStream::new(), TokenStream::new());
         };
         let p = &self.p;
         let vis = &self.model.input.vis;
@@ -211,9 +248,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         // unless it calls them, and the runtime helpers are the same for every model (a `match`
         // over the names per model costs the compiler more than these calls).
         let declaration = field_enum_declaration(&doc, vis, name, &variants);
-        quote! {
-            #declaration
-
+        let impls = quote! {
             #[automatically_derived]
             impl #name {
                 /// The wire names, in the order of the variants.
@@ -257,19 +292,28 @@ impl<'m, 'a> Gen<'m, 'a> {
                     #p::parse_field(#names, __fusion_name)
                 }
             }
-        }
+        };
+        (declaration, impls)
     }
 
-    /// `const SUGGESTS`: the fixed suggestion targets (no template), for the tool set's check;
-    /// nothing when there are none.
+    /// `const SUGGESTS`: the fixed suggestion targets (no template), texts and paths, for the
+    /// tool set's check; nothing when there are none.
     fn suggests(&self) -> TokenStream {
         let p = &self.p;
-        let mut targets: Vec<&str> = Vec::new();
+        let mut texts: Vec<&str> = Vec::new();
+        let mut targets: Vec<TokenStream> = Vec::new();
         for decl in &self.model.decls {
-            if let DeclKind::Suggest(Text::Static(tool), _) = &decl.kind
-                && !targets.contains(&tool.as_str())
-            {
-                targets.push(tool);
+            match &decl.kind {
+                DeclKind::Suggest(Target::Text(Text::Static(tool)), _)
+                    if !texts.contains(&tool.as_str()) =>
+                {
+                    texts.push(tool);
+                    targets.push(quote!(#tool));
+                }
+                DeclKind::Suggest(target @ Target::Action(..), _) => {
+                    targets.push(self.target(target, decl.scope));
+                }
+                _ => {}
             }
         }
         if targets.is_empty() {
@@ -381,11 +425,27 @@ impl<'m, 'a> Gen<'m, 'a> {
         let index = wire.index;
         let wire_name = &wire.name;
         let kept = quote!(#p::FieldMask::contains(__fusion_mask, #index));
-        // `if let Err` rather than `?`, which costs the compiler a `From` conversion per field
-        // (as serde's own derive does).
-        let serialize = if field.embed && field.redact.is_none() {
-            // Cut to the child's agent limit and the mask's cap (wire format §6.8), through the
-            // `Embed` path spanned at the field's type: a type that is no presenter is one error.
+        // Cut to the child's agent limit and the mask's cap (wire format §6.8), through the
+        // `Embed` path spanned at the field's type: a type that is no presenter is one error.
+        let embedded = field.embed && field.redact.is_none();
+        if wire.skip_if.is_none() && !embedded {
+            // The common member: one call that tests the mask and writes. `if let Err` rather
+            // than `?`, which costs the compiler a `From` conversion per field (as serde's own
+            // derive does). Only what the member needs is built: the derive's own run is a
+            // sixth of what it costs a crate to compile, most of it tokens.
+            let value = self.wire_value(field, &quote!(self));
+            return (
+                None,
+                quote! {
+                    if let #p::Err(__fusion_error) = #p::serialize_member(
+                        &mut __fusion_state, __fusion_mask, #index, #wire_name, #value,
+                    ) {
+                        return #p::Err(__fusion_error);
+                    }
+                },
+            );
+        }
+        let serialize = if embedded {
             self.embed_call(
                 field.ty,
                 "write_member",
@@ -481,60 +541,5 @@ impl<'m, 'a> Gen<'m, 'a> {
     /// `Model::present()` and `Model::present_all()`, usable without importing a trait.
     fn inherent_impl(&self) -> TokenStream {
         inherent(self.model.input, &self.p, &self.model_generics())
-    }
-}
-
-/// The field enum's declaration, shared by the real enum and the fallback's stub so both have
-/// the same derives.
-pub fn field_enum_declaration(
-    doc: &str,
-    vis: &syn::Visibility,
-    name: &Ident,
-    variants: &[TokenStream],
-) -> TokenStream {
-    quote! {
-        #[doc = #doc]
-        #[derive(
-            ::core::clone::Clone,
-            ::core::marker::Copy,
-            ::core::cmp::PartialEq,
-            ::core::cmp::Eq,
-            ::core::hash::Hash,
-            ::core::fmt::Debug
-        )]
-        #vis enum #name {
-            #(#variants,)*
-        }
-    }
-}
-
-/// The inherent `present` / `present_all` (shared with `fallback.rs`).
-pub fn inherent(input: &syn::DeriveInput, p: &TokenStream, generics: &Generics) -> TokenStream {
-    let ident = &input.ident;
-    let vis = &input.vis;
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
-    let (_, ty_generics, _) = input.generics.split_for_impl();
-    let items = format_ident!("__fusion_items");
-    quote! {
-        #[automatically_derived]
-        impl #impl_generics #ident #ty_generics #where_clause {
-            /// Presents this value: its data block, UI, embeds, rules and suggestions.
-            ///
-            /// Chain `.select(&selection)`, `.context(&ctx)`, then `.build()`.
-            #[allow(dead_code, reason = "generated for callers; a model may not use it")]
-            #[inline]
-            #vis fn present(&self) -> #p::Presentation<'_, Self> {
-                #p::present(self)
-            }
-
-            /// Presents a collection: agent limit, collection UI, rules and suggestions.
-            ///
-            /// Chain `.select(&selection)`, `.context(&ctx)`, then `.build()`.
-            #[allow(dead_code, reason = "generated for callers; a model may not use it")]
-            #[inline]
-            #vis fn present_all(#items: &[Self]) -> #p::Presentation<'_, Self> {
-                #p::present_all(#items)
-            }
-        }
     }
 }

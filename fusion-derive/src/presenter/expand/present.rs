@@ -7,7 +7,9 @@ use syn::LitStr;
 use syn::spanned::Spanned;
 
 use super::Gen;
-use crate::presenter::ast::{DeclKind, Declaration, Format, Group, ManyPart, Part, Scope, Text};
+use crate::presenter::ast::{
+    DeclKind, Declaration, Format, Group, ManyPart, Part, Scope, Target, Text,
+};
 
 impl Gen<'_, '_> {
     /// `MAX_TOKENS`, `FORMAT`, `STATIC_RULES`, and `STATIC_ONLY` with `STATIC_RULES_BLOCK` when
@@ -170,7 +172,7 @@ impl Gen<'_, '_> {
                 )
             }
             (DeclKind::Suggest(tool, reason), Some(group)) => {
-                let tool = self.text(tool, decl.scope);
+                let tool = self.target(tool, decl.scope);
                 let reason = self.text(reason, decl.scope);
                 self.grouped(
                     group,
@@ -181,7 +183,7 @@ impl Gen<'_, '_> {
             (DeclKind::Rule(text), _) => self.rule(text, decl.scope),
             (DeclKind::RuleCall(f), _) => call(f, "IntoRules", "push_rules"),
             (DeclKind::Suggest(tool, reason), None) => {
-                let tool = self.text(tool, decl.scope);
+                let tool = self.target(tool, decl.scope);
                 let reason = self.text(reason, decl.scope);
                 quote!(__fusion_out.push(#p::Suggestion::new(#tool, #reason));)
             }
@@ -242,32 +244,48 @@ impl Gen<'_, '_> {
         let headers = fields
             .iter()
             .filter_map(|field| field.wire.as_ref().map(|wire| &wire.name));
-        let receiver = match scope {
-            Scope::Item => quote!(self),
-            Scope::Collection => quote!(__fusion_item),
-        };
+        let receiver = quote!(__fusion_item);
         let cells = fields.iter().map(|field| {
             let cell = {
                 let value = self.wire_value(field, &receiver);
                 quote!(#p::ui_cell(#value))
             };
             let member = field.ident;
-            match field.wire.as_ref().and_then(|wire| wire.skip_if.as_ref()) {
+            let cell = match field.wire.as_ref().and_then(|wire| wire.skip_if.as_ref()) {
                 Some(skip_if) => {
                     quote!(if #skip_if(&#receiver.#member) { #p::String::new() } else { #cell })
                 }
                 None => cell,
-            }
+            };
+            quote!(__fusion_cells.push(#cell);)
         });
-        let rows = match scope {
-            Scope::Item => quote!([[#(#cells),*]]),
-            Scope::Collection => quote! {
-                ::core::iter::Iterator::map(<[Self]>::iter(__fusion_items), |__fusion_item| [#(#cells),*])
-            },
+        // A closure that captures nothing: a function pointer for the runtime's one helper.
+        let (items, collection) = match scope {
+            Scope::Item => (quote!(::core::slice::from_ref(self)), false),
+            Scope::Collection => (quote!(__fusion_items), true),
         };
-        match scope {
-            Scope::Item => quote!(#p::ui_table([#(#headers),*], #rows)),
-            Scope::Collection => quote!(#p::ui_collection_table([#(#headers),*], #rows)),
+        quote! {
+            #p::ui_table_of(
+                &[#(#headers),*],
+                #items,
+                #collection,
+                |__fusion_item: &Self, __fusion_cells: &mut #p::Vec<#p::String>| { #(#cells)* },
+            )
+        }
+    }
+
+    /// A suggestion's target: its text, or for `Billing::Remind` the action's target constant,
+    /// `<Billing as ToolActions>::ACTIONS.Remind`. The type is spanned as written, so a type
+    /// that is no tool is reported there (in the trait's words), and the action is the field,
+    /// so an action the tool lacks is reported at it, with rustc's did-you-mean.
+    pub(super) fn target(&self, target: &Target, scope: Scope) -> TokenStream {
+        match target {
+            Target::Text(text) => self.text(text, scope),
+            Target::Action(tool, action) => {
+                let p = &self.p;
+                let actions = respan(&quote!(#p::ToolActions), tool.span());
+                quote_spanned!(tool.span()=> <#tool as #actions>::ACTIONS.#action)
+            }
         }
     }
 

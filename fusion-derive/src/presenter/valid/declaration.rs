@@ -1,77 +1,19 @@
-//! Rules that span several attributes or fields: template placeholders against the fields,
-//! redaction against templates (wire format §8.6), conflicting field attributes, colliding names.
+//! The declarations on the struct (`#[rule]`, `#[suggest]`, `#[ui]` and their collection
+//! forms) checked against the fields: template placeholders, redaction against templates (wire
+//! format §8.6), `reveal`, grouping (wire format §6.10) and table columns.
 
 use proc_macro2::Span;
 use syn::Ident;
 
-use super::ast::{DeclKind, Declaration, Field, Group, ManyPart, Part, Scope, Text};
-use super::attr::FieldAttrs;
-use super::decl::{Decl, DeclBody, Grouping, conflict};
-use super::template::{Piece, Template};
 use crate::common::case::unraw;
 use crate::common::diag::{Error, Errors, did_you_mean, error, error_at};
 use crate::common::symbol::attr as name;
-
-/// Field attributes that contradict each other.
-pub fn field_combinations(attrs: &FieldAttrs, errors: &mut Errors) {
-    let skip = attrs.skip.or(attrs.serde.skip);
-    if let (Some(_), Some(redact)) = (skip, &attrs.redact) {
-        errors.push(error(
-            &redact.attr,
-            "`#[redact]` has no effect on a field that is never on the wire; remove `#[redact]` or the skip",
-        ));
-    }
-    if let (Some(_), Some(embed)) = (skip, &attrs.embed) {
-        errors.push(error(
-            embed,
-            "`#[embed]` cannot be used on a field that is never on the wire; remove `#[embed]` or the skip",
-        ));
-    }
-    if let (Some(_), Some(skip_if)) = (skip, &attrs.serde.skip_if) {
-        errors.push(error(
-            skip_if,
-            "`skip_serializing_if` has no effect on a field that is never on the wire; remove one of them",
-        ));
-    }
-}
-
-/// Two fields written under one member name would give a JSON object with a duplicate key.
-pub fn wire_names(fields: &[Field<'_>], errors: &mut Errors) {
-    for (i, field) in fields.iter().enumerate() {
-        let Some(wire) = &field.wire else { continue };
-        if let Some(first) = fields[..i]
-            .iter()
-            .find(|f| f.wire.as_ref().is_some_and(|w| w.name == wire.name))
-        {
-            errors.push(error(
-                field.ident,
-                format!(
-                    "the field `{}` is written as `{}`, like the field `{}`; rename one of them with `#[serde(rename = \"...\")]`",
-                    field.name, wire.name, first.name
-                ),
-            ));
-        }
-    }
-}
-
-/// Two fields whose enum variants would collide (`a_b` and `a__b` are both `AB`).
-pub fn variants(fields: &[Field<'_>], errors: &mut Errors) {
-    for (i, field) in fields.iter().enumerate() {
-        let Some(wire) = &field.wire else { continue };
-        if let Some(first) = fields[..i]
-            .iter()
-            .find(|f| f.wire.as_ref().is_some_and(|w| w.variant == wire.variant))
-        {
-            errors.push(error(
-                field.ident,
-                format!(
-                    "the fields `{}` and `{}` would both be the field enum variant `{}`; rename one of the fields",
-                    first.name, field.name, wire.variant
-                ),
-            ));
-        }
-    }
-}
+use crate::presenter::ast::{
+    DeclKind, Declaration, Field, Group, ManyPart, Part, Scope, Target, Text,
+};
+use crate::presenter::decl::{Decl, DeclBody, Grouping};
+use crate::presenter::template::{Piece, Template};
+use crate::presenter::voice::conflict;
 
 /// Checks one struct-level declaration and resolves its templates.
 pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Option<Declaration> {
@@ -110,7 +52,12 @@ pub fn declaration(decl: Decl, fields: &[Field<'_>], errors: &mut Errors) -> Opt
     let kind = match body {
         DeclBody::RuleText(template) => DeclKind::Rule(text(&template)),
         DeclBody::RuleCall(call) => DeclKind::RuleCall(call),
-        DeclBody::SuggestPair(tool, reason) => DeclKind::Suggest(text(&tool), text(&reason)),
+        DeclBody::SuggestPair(tool, reason) => {
+            DeclKind::Suggest(Target::Text(text(&tool)), text(&reason))
+        }
+        DeclBody::SuggestAction(tool, action, reason) => {
+            DeclKind::Suggest(Target::Action(tool, action), text(&reason))
+        }
         DeclBody::SuggestCall(call) => DeclKind::SuggestCall(call),
         DeclBody::UiCall(call) => DeclKind::UiCall(call),
         DeclBody::UiMarkdown(template) => DeclKind::Markdown(text(&template)),
@@ -148,7 +95,9 @@ fn group(
     let template = match kind {
         DeclKind::Rule(Text::Template(_, span)) => Some(*span),
         DeclKind::Suggest(tool, reason) => match (tool, reason) {
-            (Text::Template(_, span), _) | (_, Text::Template(_, span)) => Some(*span),
+            (Target::Text(Text::Template(_, span)), _) | (_, Text::Template(_, span)) => {
+                Some(*span)
+            }
             _ => None,
         },
         _ => None,
