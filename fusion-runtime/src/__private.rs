@@ -88,6 +88,7 @@ pub use crate::tool::{ActionSpec, ToolSpec};
 #[cfg(feature = "tool")]
 pub use crate::tool::Checks;
 // The targets of suggestions written as paths (`Billing::Remind`), one per action.
+#[cfg(feature = "tool")]
 pub use crate::tool::ToolActions;
 // What `returns = M` names, called at the user's `M` so a non-presenter is reported there.
 #[cfg(feature = "tool")]
