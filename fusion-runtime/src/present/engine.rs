@@ -171,7 +171,7 @@ impl EmbedSink<'_> {
         self.mask.is_none_or(|mask| mask.contains(index))
     }
 
-    /// Presents the models an `#[embed]` field holds ([`Embed::children`]): nothing for an
+    /// Presents the models an `#[embed]` field holds ([`Embed::children`](crate::model::Embed::children)): nothing for an
     /// absent value, a single child, or a child collection. Generated `embeds` call it once per
     /// embedded field.
     #[inline]
