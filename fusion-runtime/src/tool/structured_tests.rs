@@ -105,6 +105,9 @@ fn a_presented_collection_is_no_structured_content() {
     assert_eq!(response.structured_content(), None);
 }
 
+// With `testing` on (as in a workspace test run, where the test crates switch it on for every
+// crate) every presentation keeps its value for the view: the claim holds without it.
+#[cfg(not(feature = "testing"))]
 #[test]
 fn an_action_that_does_not_ask_makes_no_value() {
     let call = Call::new("billing", None, Selection::default());
