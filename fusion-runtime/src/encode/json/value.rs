@@ -18,6 +18,7 @@ use serde_json::{Map, Number, Value};
 
 use super::{Error, RAW_TOKENS, error, number_str};
 use crate::encode::EncodeError;
+use crate::encode::reject::{reject, see_through};
 
 /// The value the JSON data block of `value` holds (see the module docs).
 ///
@@ -375,18 +376,9 @@ impl ser::SerializeStructVariant for Obj {
     }
 }
 
-/// Rejects every value a serializer below does not take, with the writer's message.
-macro_rules! reject {
-    ($message:expr; $($method:ident($($arg:ty),*)),* $(,)?) => {$(
-        fn $method(self, $(_: $arg),*) -> Result<String, Error> {
-            Err(error($message))
-        }
-    )*};
-}
-
-/// The compound types of a serializer that takes none.
-macro_rules! no_compounds {
-    ($message:expr) => {
+/// The compound types of a serializer below, which takes none.
+macro_rules! no_compound_types {
+    () => {
         type SerializeSeq = Impossible<String, Error>;
         type SerializeTuple = Impossible<String, Error>;
         type SerializeTupleStruct = Impossible<String, Error>;
@@ -394,57 +386,6 @@ macro_rules! no_compounds {
         type SerializeMap = Impossible<String, Error>;
         type SerializeStruct = Impossible<String, Error>;
         type SerializeStructVariant = Impossible<String, Error>;
-
-        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
-            Err(error($message))
-        }
-        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Error> {
-            Err(error($message))
-        }
-        fn serialize_tuple_struct(
-            self,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeTupleStruct, Error> {
-            Err(error($message))
-        }
-        fn serialize_tuple_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeTupleVariant, Error> {
-            Err(error($message))
-        }
-        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
-            Err(error($message))
-        }
-        fn serialize_struct(
-            self,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeStruct, Error> {
-            Err(error($message))
-        }
-        fn serialize_struct_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeStructVariant, Error> {
-            Err(error($message))
-        }
-        fn serialize_newtype_variant<T: Serialize + ?Sized>(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: &T,
-        ) -> Result<String, Error> {
-            Err(error($message))
-        }
     };
 }
 
@@ -452,14 +393,18 @@ macro_rules! no_compounds {
 /// scalars `serde_json` writes as strings; floats in their ECMAScript form.
 struct KeyText;
 
-const KEY_MUST_BE_A_STRING: &str = "key must be a string";
+/// The writer's refusal of a map key that is no string or scalar, whatever was found.
+fn key_must_be_a_string(_found: &'static str) -> Error {
+    error("key must be a string")
+}
 
 impl ser::Serializer for KeyText {
     type Ok = String;
     type Error = Error;
-    no_compounds!(KEY_MUST_BE_A_STRING);
-    reject!(KEY_MUST_BE_A_STRING; serialize_bytes(&[u8]), serialize_none(), serialize_unit(),
-        serialize_unit_struct(&'static str));
+    no_compound_types!();
+    reject!(key_must_be_a_string =>
+        serialize_bytes, serialize_none, serialize_unit, serialize_unit_struct,
+        serialize_newtype_variant, compounds);
 
     fn serialize_bool(self, v: bool) -> Result<String, Error> {
         Ok(if v { "true" } else { "false" }.to_owned())
@@ -509,9 +454,7 @@ impl ser::Serializer for KeyText {
     fn serialize_str(self, v: &str) -> Result<String, Error> {
         Ok(v.to_owned())
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<String, Error> {
-        value.serialize(self)
-    }
+    see_through!();
     fn serialize_unit_variant(
         self,
         _name: &'static str,
@@ -519,13 +462,6 @@ impl ser::Serializer for KeyText {
         variant: &'static str,
     ) -> Result<String, Error> {
         Ok(variant.to_owned())
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<String, Error> {
-        value.serialize(self)
     }
     fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<String, Error> {
         Ok(value.to_string())
@@ -535,38 +471,24 @@ impl ser::Serializer for KeyText {
 /// The JSON text a `serde_json` number or raw value carries in its one field.
 struct RawText;
 
-const RAW_MUST_BE_TEXT: &str = "a raw JSON value must hold its text";
+/// The refusal of a raw JSON value that does not hold its text, whatever was found.
+fn raw_must_be_text(_found: &'static str) -> Error {
+    error("a raw JSON value must hold its text")
+}
 
 impl ser::Serializer for RawText {
     type Ok = String;
     type Error = Error;
-    no_compounds!(RAW_MUST_BE_TEXT);
-    reject!(RAW_MUST_BE_TEXT; serialize_bool(bool), serialize_i8(i8), serialize_i16(i16),
-        serialize_i32(i32), serialize_i64(i64), serialize_u8(u8), serialize_u16(u16),
-        serialize_u32(u32), serialize_u64(u64), serialize_f32(f32), serialize_f64(f64),
-        serialize_char(char), serialize_bytes(&[u8]), serialize_none(), serialize_unit(),
-        serialize_unit_struct(&'static str));
+    no_compound_types!();
+    reject!(raw_must_be_text =>
+        serialize_bool, serialize_i8, serialize_i16, serialize_i32, serialize_i64, serialize_u8,
+        serialize_u16, serialize_u32, serialize_u64, serialize_f32, serialize_f64, serialize_char,
+        serialize_bytes, serialize_none, serialize_unit, serialize_unit_struct,
+        serialize_unit_variant, serialize_some, serialize_newtype_struct,
+        serialize_newtype_variant, compounds);
 
     fn serialize_str(self, v: &str) -> Result<String, Error> {
         Ok(v.to_owned())
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<String, Error> {
-        Err(error(RAW_MUST_BE_TEXT))
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-    ) -> Result<String, Error> {
-        Err(error(RAW_MUST_BE_TEXT))
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _value: &T,
-    ) -> Result<String, Error> {
-        Err(error(RAW_MUST_BE_TEXT))
     }
     fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<String, Error> {
         Ok(value.to_string())
