@@ -8,11 +8,12 @@
 
 use serde_json::{Map, Value};
 
+use super::engine::Items;
 use super::engine::Presenter;
 #[cfg(feature = "budget")]
 use super::presentation::tightest;
 use super::presentation::{Fitted, Presentation};
-use crate::encode::EncodeError;
+use crate::encode::{EncodeError, json};
 use crate::response::{Format, ResponseBuilder, Suggestion, ToolError, ToolResponse};
 
 /// How many items a paged response kept, and where the next page starts (wire format §6.11).
@@ -71,7 +72,11 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     /// The data block is the envelope `{"results": [...], "total", "offset", "shown",
     /// "truncated", "next_offset"}` (wire format §6.11): `_select`, the agent limit and the budget
     /// apply to the items, and the counts are those of the items kept.
-    pub fn page(self, offset: usize, total: Option<usize>) -> Paged<'a, T, Ctx> {
+    pub fn page(mut self, offset: usize, total: Option<usize>) -> Paged<'a, T, Ctx> {
+        // A page is a list: a single value is a page of one, presented as a collection of one.
+        if let Items::One(value) = self.items {
+            self.items = Items::Many(std::slice::from_ref(value));
+        }
         Paged {
             presentation: self,
             offset,
@@ -124,22 +129,18 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
         let count = presentation.items_len();
         let total = total.unwrap_or(offset + count).max(offset + count);
         let format = presentation.resolved_format();
-        let envelope_of = |items: Value, shown: usize| {
-            envelope(
-                items_key,
-                items,
-                PageInfo {
-                    offset,
-                    shown,
-                    total,
-                },
-            )
-        };
         // The items are fitted to what the budget leaves besides the envelope (its largest form).
         #[cfg(feature = "budget")]
         if let Some(budget) = tightest(presentation.max_tokens, T::MAX_TOKENS) {
-            let empty = encode(&envelope_of(Value::Array(Vec::new()), count), format)?;
-            let room = budget.saturating_sub(empty.data_tokens() + 2).max(1);
+            let largest = PageInfo {
+                offset,
+                shown: count,
+                total,
+            };
+            let empty = envelope_text(items_key, empty_items(format), largest, format)?;
+            let room = budget
+                .saturating_sub(crate::encode::tokens::estimate(&empty) + 2)
+                .max(1);
             presentation.max_tokens = Some(room);
         }
         let Fitted {
@@ -147,21 +148,24 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
             too_large,
         } = presentation.fitted()?;
         let items = match builder.take_value() {
-            Some(Value::Array(items)) => Value::Array(items),
-            // A single value is a page of one.
-            Some(value) => Value::Array(vec![value]),
-            None => Value::Array(Vec::new()),
+            Some(Value::Array(items)) => items,
+            // A page is always a collection (see `Presentation::page`).
+            Some(value) => vec![value],
+            None => Vec::new(),
         };
-        let shown = items.as_array().map_or(0, Vec::len);
         let info = PageInfo {
             offset,
-            shown,
+            shown: items.len(),
             total,
         };
-        let envelope = envelope_of(items, shown);
-        let mut data = encode(&envelope, format)?;
-        if structured {
-            data.set_value(envelope);
+        // The envelope is written around the items' own data block, so its members keep the
+        // order of §6.11 and the items their declaration order in any build (a `serde_json::Map`
+        // sorts its keys unless the build switches on serde_json's `preserve_order`).
+        let text = envelope_text(items_key, builder.data_text(), info, format)?;
+        let mut data = ResponseBuilder::written(text, format);
+        // The testing view shows the wire value of every data block.
+        if structured || cfg!(feature = "testing") {
+            data.set_value(envelope(items_key, Value::Array(items), info));
         }
         let mut builder = builder.replace_data(data);
         if let (Some((tool, reason)), Some(next_offset)) = (next, info.next_offset()) {
@@ -202,18 +206,132 @@ fn envelope(items_key: &str, items: Value, info: PageInfo) -> Value {
     Value::Object(out)
 }
 
-/// The data block of `value` in `format` (a text format writes JSON, as a presentation does).
-fn encode(value: &Value, format: Format) -> Result<ResponseBuilder, EncodeError> {
+/// What an empty item list is in `format`'s data block.
+fn empty_items(format: Format) -> &'static str {
     match format {
-        Format::Toon => ResponseBuilder::toon(value).map_err(EncodeError::from),
-        Format::CompactJson => ResponseBuilder::json_value(value, true),
-        Format::Json | Format::Text => ResponseBuilder::json_value(value, false),
+        Format::Toon => "[0]:",
+        Format::Json | Format::CompactJson | Format::Text => "[]",
     }
+}
+
+/// The text of the envelope of wire format §6.11 in `format` (a text format writes JSON, as a
+/// presentation does), around `items`: the data block the kept items' presentation wrote, a
+/// list in the same format (in TOON a root list, `[N]...`, which a key turns into the member).
+fn envelope_text(
+    items_key: &str,
+    items: &str,
+    info: PageInfo,
+    format: Format,
+) -> Result<String, EncodeError> {
+    let mut members: Vec<(&str, String)> = vec![
+        ("total", info.total.to_string()),
+        ("offset", info.offset.to_string()),
+        ("shown", info.shown.to_string()),
+        ("truncated", info.truncated().to_string()),
+    ];
+    if let Some(next) = info.next_offset() {
+        members.push(("next_offset", next.to_string()));
+    }
+    let mut out = String::with_capacity(items.len() + 128);
+    match format {
+        Format::Toon => {
+            crate::encode::toon::quote::push_key(&mut out, items_key);
+            out.push_str(items);
+            for (key, value) in members {
+                out.push('\n');
+                out.push_str(key);
+                out.push_str(": ");
+                out.push_str(&value);
+            }
+        }
+        Format::CompactJson => {
+            out.push('{');
+            out.push_str(&json::to_string(items_key)?);
+            out.push(':');
+            out.push_str(items);
+            for (key, value) in members {
+                out.push_str(",\"");
+                out.push_str(key);
+                out.push_str("\":");
+                out.push_str(&value);
+            }
+            out.push('}');
+        }
+        Format::Json | Format::Text => {
+            out.push_str("{\n  ");
+            out.push_str(&json::to_string(items_key)?);
+            out.push_str(": ");
+            // JSON text holds no raw line break inside a string, so every one starts a line.
+            out.push_str(&items.replace('\n', "\n  "));
+            for (key, value) in members {
+                out.push_str(",\n  \"");
+                out.push_str(key);
+                out.push_str("\": ");
+                out.push_str(&value);
+            }
+            out.push_str("\n}");
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const INFO: PageInfo = PageInfo {
+        offset: 10,
+        shown: 2,
+        total: 40,
+    };
+
+    #[test]
+    fn the_envelope_keeps_the_order_of_6_11_in_every_format() {
+        let pretty = envelope_text(
+            "results",
+            "[\n  {\n    \"b\": 1,\n    \"a\": 2\n  }\n]",
+            INFO,
+            Format::Json,
+        );
+        assert_eq!(
+            pretty.unwrap(),
+            "{\n  \"results\": [\n    {\n      \"b\": 1,\n      \"a\": 2\n    }\n  ],\n  \"total\": 40,\n  \"offset\": 10,\n  \"shown\": 2,\n  \"truncated\": true,\n  \"next_offset\": 12\n}"
+        );
+        let compact = envelope_text("hits", r#"[{"b":1},{"b":2}]"#, INFO, Format::CompactJson);
+        assert_eq!(
+            compact.unwrap(),
+            r#"{"hits":[{"b":1},{"b":2}],"total":40,"offset":10,"shown":2,"truncated":true,"next_offset":12}"#
+        );
+        let last = PageInfo { total: 12, ..INFO };
+        let toon = envelope_text("my hits", "[2|]{b|a}:\n  1|2\n  3|4", last, Format::Toon);
+        assert_eq!(
+            toon.unwrap(),
+            "\"my hits\"[2|]{b|a}:\n  1|2\n  3|4\ntotal: 12\noffset: 10\nshown: 2\ntruncated: false"
+        );
+    }
+
+    #[test]
+    fn an_empty_page_writes_an_empty_list() {
+        let info = PageInfo {
+            offset: 0,
+            shown: 0,
+            total: 0,
+        };
+        assert_eq!(
+            envelope_text(
+                "results",
+                empty_items(Format::CompactJson),
+                info,
+                Format::CompactJson
+            )
+            .unwrap(),
+            r#"{"results":[],"total":0,"offset":0,"shown":0,"truncated":false}"#
+        );
+        assert_eq!(
+            envelope_text("results", empty_items(Format::Toon), info, Format::Toon).unwrap(),
+            "results[0]:\ntotal: 0\noffset: 0\nshown: 0\ntruncated: false"
+        );
+    }
 
     #[test]
     fn the_next_offset_follows_the_kept_items() {

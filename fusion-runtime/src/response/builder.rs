@@ -134,18 +134,19 @@ impl ResponseBuilder {
         self
     }
 
-    /// A JSON data block of `value` written per wire format §3, or §3.8 when `compact`.
-    pub(crate) fn json_value(
-        value: &serde_json::Value,
-        compact: bool,
-    ) -> Result<Self, EncodeError> {
-        let text = json::to_string(value)?;
-        let text = if compact { json::compact(&text) } else { text };
-        Ok(Self::with_data(DataBlock::new(
-            text,
-            Format::Json,
-            view_value(value)?,
-        )))
+    /// The data block's text, as written.
+    pub(crate) fn data_text(&self) -> &str {
+        &self.data.text
+    }
+
+    /// A data block written elsewhere in `format` (a page's envelope, wire format §6.11); its
+    /// wire value, when asked for, is set with [`ResponseBuilder::set_value`].
+    pub(crate) fn written(text: String, format: Format) -> Self {
+        let format = match format {
+            Format::Toon => Format::Toon,
+            Format::Json | Format::CompactJson | Format::Text => Format::Json,
+        };
+        Self::with_data(DataBlock::new(text, format, None))
     }
 
     /// A text data block: the text after wire format §5.3, `OK` when empty.

@@ -3,7 +3,8 @@
 //! builds, serves one call over stdio, and gets no `serde_json` feature switched on by fusion;
 //! and its `adopt` binary, an rmcp `#[tool_router]` server that adopts fusion in one tool, keeps
 //! its other tools' JSON and the converted tool's annotations as they were, and serves every
-//! resource it advertises.
+//! resource it advertises; and its `order` binary writes a page's data blocks in the order the
+//! wire format fixes, where serde_json's maps would sort them.
 //!
 //! Slow the first time (it builds its dependencies once in `target/fresh-crate`); later runs
 //! rebuild only the crate.
@@ -28,7 +29,7 @@ fn write_crate() -> PathBuf {
     let runtime = root.join("fusion-runtime");
     let manifest = manifest.replace("@RUNTIME@", runtime.to_str().expect("a UTF-8 path"));
     write_if_changed(&dir.join("Cargo.toml"), &manifest);
-    for file in ["src/main.rs", "src/bin/adopt.rs"] {
+    for file in ["src/main.rs", "src/bin/adopt.rs", "src/bin/order.rs"] {
         let text = fs::read_to_string(template.join(file)).expect("the crate's sources");
         fs::create_dir_all(dir.join(file).parent().unwrap()).expect("creates the folder");
         write_if_changed(&dir.join(file), &text);
@@ -250,6 +251,39 @@ fn a_fresh_crate_builds_serves_and_keeps_serde_json_as_it_was() {
     );
     let _ = server.kill();
     let _ = server.wait();
+}
+
+#[test]
+fn a_page_keeps_its_order_without_serde_jsons_preserve_order() {
+    let dir = write_crate();
+    let output = cargo(&dir)
+        .args(["run", "--quiet", "--bin", "order"])
+        .output()
+        .expect("runs cargo");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let blocks: Vec<&str> = stdout.split("\n----\n").collect();
+    assert_eq!(
+        blocks[0],
+        "{\n  \"results\": [\n    {\n      \"zulu\": 0,\n      \"sku\": \"SKU-0\",\n      \"delta\": -2\n    },\n    {\n      \"zulu\": 1,\n      \"sku\": \"SKU-1\",\n      \"delta\": -2\n    }\n  ],\n  \"total\": 9,\n  \"offset\": 4,\n  \"shown\": 2,\n  \"truncated\": true,\n  \"next_offset\": 6\n}"
+    );
+    assert_eq!(
+        blocks[1],
+        r#"{"results":[{"zulu":0,"sku":"SKU-0","delta":-2},{"zulu":1,"sku":"SKU-1","delta":-2}],"total":9,"offset":4,"shown":2,"truncated":true,"next_offset":6}"#
+    );
+    assert_eq!(
+        blocks[2],
+        "results[2|]{zulu|sku|delta}:\n  0|SKU-0|-2\n  1|SKU-1|-2\ntotal: 9\noffset: 4\nshown: 2\ntruncated: true\nnext_offset: 6"
+    );
+    // A single value is a page of one.
+    assert_eq!(
+        blocks[3],
+        r#"{"results":[{"zulu":2,"sku":"SKU-2","delta":-2}],"total":1,"offset":0,"shown":1,"truncated":false}"#
+    );
 }
 
 #[test]
