@@ -102,9 +102,10 @@ pub use call::{Asking, InternalFailure, report_to_stderr};
 pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
 pub use handler::{AsyncHandler, Handler, marker};
+pub use handler_result::ToolResult;
 pub use spec::{ActionSpec, ToolSpec};
 pub use spec::{Presentable, StructuredModel};
-pub use structured_output::{IntoStructured, Structured, StructuredFuture};
+pub use structured_output::Structured;
 pub use tool_set::ListingCache;
 
 /// The name of the selection argument (wire format §7).

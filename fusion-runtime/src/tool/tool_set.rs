@@ -16,6 +16,7 @@ use super::call::{Call, InternalFailure, report_to_stderr};
 use super::definition::{ToolDefinition, input_schema_of};
 use super::definition_error::DefinitionError;
 use super::handler::{AsyncHandler, Handler};
+use super::handler_result::ToolResult;
 use super::input::Tool;
 use super::targets::{self, Resolution, resolve};
 use crate::response::{Format, ToolError, ToolResponse};
@@ -316,6 +317,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     where
         T: Tool,
         H: Handler<T, S, M>,
+        H::Output: ToolResult,
     {
         self.add::<T, M, H>(handler)?;
         Ok(self)
@@ -326,14 +328,17 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     where
         T: Tool,
         H: Handler<T, S, M>,
+        H::Output: ToolResult,
     {
-        let definition = define::<T>(H::output_schema())?;
+        let definition = define::<T>(H::Output::output_schema())?;
         let state = Arc::clone(&self.state);
         self.insert(
             definition,
             Erased::Sync(Box::new(move |arguments, call, report| {
                 match read_tool::<T>(&arguments, &call.reference) {
-                    Ok(input) => call.respond(report, || handler.handle(&state, input, call)),
+                    Ok(input) => {
+                        call.respond(report, || handler.handle(&state, input, call).into_answer())
+                    }
                     Err(response) => response,
                 }
             })),
@@ -390,6 +395,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     where
         T: Tool,
         H: AsyncHandler<T, S, M>,
+        <H::Future as Future>::Output: ToolResult,
     {
         self.add_async::<T, M, H>(handler)?;
         Ok(self)
@@ -401,8 +407,9 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     where
         T: Tool,
         H: AsyncHandler<T, S, M>,
+        <H::Future as Future>::Output: ToolResult,
     {
-        let definition = define::<T>(H::output_schema())?;
+        let definition = define::<T>(<H::Future as Future>::Output::output_schema())?;
         let state = Arc::clone(&self.state);
         self.insert(
             definition,
