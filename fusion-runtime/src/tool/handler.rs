@@ -33,6 +33,12 @@ pub mod marker {
 /// A synchronous handler of the tool `T` in a [`ToolSet<S>`](crate::ToolSet): `Fn(T, &Call) -> R`,
 /// or `Fn(&S, T, &Call) -> R` to receive the set's shared state.
 ///
+/// This trait is the shape; the tool set asks the result `R` to be a
+/// [`ToolResult`](super::ToolResult) in a bound of its own, so a handler that returns, say, a
+/// struct that is only `Serialize` is told that `R` is not a tool result and how to wrap it. `R`
+/// is `Unpin`, as every tool result is, which no `async` block's future is: an `async` closure is
+/// not a synchronous handler (it goes to [`ToolSet::tool_async`](crate::ToolSet::tool_async)).
+///
 /// ```
 /// use fusion_runtime::{Call, Json, Tool, ToolSet};
 ///
@@ -103,7 +109,8 @@ where
 /// `Fn(T, Call) -> impl Future`, or `Fn(Arc<S>, T, Call) -> impl Future` to receive the set's
 /// shared state. The state comes as an `Arc` because the future owns what it uses (it is
 /// `Send + 'static`); a method `async fn answer(self: Arc<Self>, input: T, call: Call)` of the
-/// state type is a handler as it stands.
+/// state type is a handler as it stands. As for [`Handler`], the tool set asks the future's
+/// output to be a [`ToolResult`](super::ToolResult) in a bound of its own.
 #[diagnostic::on_unimplemented(
     message = "this is not an asynchronous tool handler of a `ToolSet<{S}>`",
     label = "not an asynchronous tool handler",

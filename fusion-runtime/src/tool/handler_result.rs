@@ -24,8 +24,8 @@ use crate::response::{Asked, IntoToolResponse, ToolError, ToolResponse, WrapErro
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tool result: wrap it in `Json(...)` (or `Structured(...)`), or return a presentation",
     label = "this handler returns `{Self}`",
-    note = "a handler returns a tool result: a `ToolResponse`, a `ToolError`, `()`, a text, a number, `Json(value)`, `Structured(value)`, a presentation (`call.present(&model).build()`), or a `Result` of one",
-    note = "an `async` handler goes to `tool_async`, and its future's output is the tool result"
+    note = "a handler returns a tool result (an `async` handler, as its future's output): a `ToolResponse`, a `ToolError`, `()`, a text, a number, `Json(value)`, `Structured(value)`, a presentation (`call.present(&model).build()`), or a `Result` of one",
+    note = "`Json(value)` takes any `serde::Serialize` value; `Structured(value)` one that also derives `schemars::JsonSchema` (its schema is the tool's `outputSchema`)"
 )]
 pub trait ToolResult {
     /// What the tool set wraps as the response (wire format §12).

@@ -67,7 +67,7 @@
 //! `routing` (one call's action, then its arguments), `args` (the one place a call's arguments
 //! are checked: the compiled shapes and their walk, `_select`, serde's typed read, the tool's own
 //! checks, and the `<validation_error>` envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
-//! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`), `actions` (the targets `Tool::Action` of
+//! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (what a handler may return, [`ToolResult`], and wrapping its `Result`), `actions` (the targets `Tool::Action` of
 //! suggestions).
 
 mod actions;

@@ -309,7 +309,10 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
 
     /// Adds the tool `T`, answered by `handler`: `|input: T, call: &Call| ...`, or
     /// `|state: &S, input: T, call: &Call| ...` for a handler that uses the
-    /// [shared state](ToolSet#shared-state) (see [`Handler`](crate::tool::Handler)).
+    /// [shared state](ToolSet#shared-state) (see [`Handler`](crate::tool::Handler)). It returns
+    /// a [`ToolResult`](crate::tool::ToolResult): a response, a text, a number, `Json(value)`,
+    /// `Structured(value)`, a presentation, or a `Result` of one; a value that is only
+    /// `Serialize` is data once wrapped in [`Json`](crate::Json).
     ///
     /// Fails when `T` cannot be defined (see [`DefinitionError`](crate::tool::DefinitionError)) or a tool of that name is
     /// already in the set.
