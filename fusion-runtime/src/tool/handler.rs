@@ -7,9 +7,9 @@
 //! the state type is a handler as it stands). The `Marker` parameter only tells the two impls
 //! apart; callers never name it.
 //!
-//! The shape and the result are two bounds, not one: the impls of [`Handler`] ask nothing of
-//! `R`, and the tool set asks `R: ToolResult` ([`handler_result`](super::handler_result)) once
-//! the shape has chosen the impl. A handler of
+//! The shape and the result are two bounds, not one: the impls of [`Handler`] ask of `R` only
+//! that it is not a future (`Unpin`), and the tool set asks `R: ToolResult`
+//! ([`handler_result`](super::handler_result)) once the shape has chosen the impl. A handler of
 //! the right shape that returns something else (a serializable struct not wrapped in `Json`) is
 //! then one error that names the returned type and says what to return, instead of "not a
 //! handler" with no impl left to blame.
@@ -68,8 +68,8 @@ pub mod marker {
     note = "an `async` handler goes to `tool_async`"
 )]
 pub trait Handler<T, S, Marker>: Send + Sync + 'static {
-    /// What the handler returns: a [`ToolResult`](super::ToolResult), which the tool set asks of it (not this
-    /// trait, so that a wrong return type is an error about the type).
+    /// What the handler returns: a [`ToolResult`](super::ToolResult), which the tool set asks
+    /// of it (not this trait, so that a wrong return type is an error about the type).
     type Output;
 
     /// Runs the handler.

@@ -16,10 +16,17 @@ use crate::response::{Asked, IntoToolResponse, ToolError, ToolResponse, WrapErro
 ///
 /// A value that is only `Serialize` is not one: wrap it in `Json(...)` (a JSON data block) or
 /// `Structured(...)` (a JSON object as `structuredContent` too), or present it. The compiler says
-/// so at the handler, naming the type it returns:
+/// so once, naming the type the handler returns (inside an `Ok` or `Some` too), at the handler
+/// given to [`ToolSet::tool`](crate::ToolSet::tool): the closure, or the function's path (rustc
+/// reports a bound on a closure's or function's return type where the closure or function is
+/// passed, not at its return expression):
 ///
 /// ```text
 /// error[E0277]: `Point` is not a tool result: wrap it in `Json(...)` (or `Structured(...)`), or return a presentation
+///   --> src/main.rs:14:33
+///    |
+/// 14 |     let _ = ToolSet::new().tool(|_: Locate, _: &Call| Point { x: 1 });
+///    |                            ---- ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ this handler returns `Point`
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tool result: wrap it in `Json(...)` (or `Structured(...)`), or return a presentation",
