@@ -125,11 +125,15 @@ impl From<EncodeError> for WrapError {
 /// [`ValidationError`](crate::tool::ValidationError), [`Presentation`](crate::present::Presentation)), `()`, texts, `Option`, numbers, `bool`,
 /// `serde_json::Value`, `Vec`, maps with serializable values, [`Json<T>`] for any other
 /// serializable value, and `Result`.
+///
+/// A value that is only `Serialize` is not one: the compiler says to wrap it in `Json(...)` (or
+/// `Structured(...)`), or to present it, in the same words as the tool set's bound on a
+/// handler's return type (`fusion_runtime::tool::ToolResult`), which names the value inside an
+/// `Ok` or `Some` too.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be returned from a tool handler",
-    label = "not a tool result",
-    note = "return a `ToolResponse`, a `ResponseBuilder`, a `ToolError`, `()`, a text, a number, a `bool`, a `serde_json::Value` or a `Vec`",
-    note = "wrap any other serializable value in `fusion_runtime::Json(...)`, or present a model with `.present()`",
+    message = "`{Self}` is not a tool result: wrap it in `Json(...)` (or `Structured(...)`), or return a presentation",
+    label = "`{Self}` is returned here",
+    note = "a handler returns a tool result: a `ToolResponse`, a `ResponseBuilder`, a `ToolError`, `()`, a text, a number, a `bool`, a `serde_json::Value`, a `Vec`, `Json(value)`, `Structured(value)`, a presentation (`call.present(&model).build()`), or a `Result` or `Option` of one",
     note = "a `Result` needs an error type that converts into `Box<dyn Error + Send + Sync>` (any `Send + Sync` error, `anyhow::Error`, `String`)"
 )]
 pub trait IntoToolResponse {

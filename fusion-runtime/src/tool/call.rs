@@ -16,6 +16,7 @@ use std::task::{Context, Poll};
 
 use serde_json::Value;
 
+use super::handler_result::ToolResult;
 use crate::model::{Model, Selection};
 use crate::present::{Presentation, present, present_all};
 use crate::response::ask::{Answers, Ask, Asks};
@@ -377,14 +378,17 @@ impl Call {
     ) -> ToolResponse
     where
         Fut: Future,
-        Fut::Output: IntoToolResponse,
+        Fut::Output: ToolResult,
     {
         let outcome = match started {
             // The conversion runs inside the guarded future: a panicking `Serialize` impl or
             // presenter callback is caught like a panic of the handler itself.
             Ok(future) => {
                 let asked = Asked::new(self.max_tokens, self.structured);
-                CatchUnwind::new(async move { future.await.into_tool_response_within(asked) }).await
+                CatchUnwind::new(async move {
+                    (future.await.into_answer()).into_tool_response_within(asked)
+                })
+                .await
             }
             Err(panic) => Err(panic),
         };

@@ -6,14 +6,18 @@
 //! `Fn(&S, T, &Call) -> R` receives it (so a method `fn answer(&self, input: T, call: &Call)` of
 //! the state type is a handler as it stands). The `Marker` parameter only tells the two impls
 //! apart; callers never name it.
+//!
+//! The shape and the result are two bounds, not one: the impls of [`Handler`] ask of `R` only
+//! that it is not a future (`Unpin`), and the tool set asks `R: ToolResult`
+//! ([`handler_result`](super::handler_result)) once the shape has chosen the impl. A handler of
+//! the right shape that returns something else (a serializable struct not wrapped in `Json`) is
+//! then one error that names the returned type and says what to return, instead of "not a
+//! handler" with no impl left to blame.
 
 use std::future::Future;
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::call::Call;
-use crate::response::IntoToolResponse;
 
 /// The markers that tell the handler shapes apart (never named by callers).
 pub mod marker {
@@ -24,14 +28,16 @@ pub mod marker {
     /// A handler that takes the shared state first: `Fn(&S, T, &Call)` or `Fn(Arc<S>, T, Call)`.
     #[derive(Debug)]
     pub struct WithState;
-
-    /// A handler whose result `R` is structured ([`IntoStructured`](crate::tool::IntoStructured)).
-    #[derive(Debug)]
-    pub struct Returning<R>(std::marker::PhantomData<R>);
 }
 
 /// A synchronous handler of the tool `T` in a [`ToolSet<S>`](crate::ToolSet): `Fn(T, &Call) -> R`,
 /// or `Fn(&S, T, &Call) -> R` to receive the set's shared state.
+///
+/// This trait is the shape; the tool set asks the result `R` to be a
+/// [`ToolResult`](super::ToolResult) in a bound of its own, so a handler that returns, say, a
+/// struct that is only `Serialize` is told that `R` is not a tool result and how to wrap it. `R`
+/// is `Unpin`, as every tool result is, which no `async` block's future is: an `async` closure is
+/// not a synchronous handler (it goes to [`ToolSet::tool_async`](crate::ToolSet::tool_async)).
 ///
 /// ```
 /// use fusion_runtime::{Call, Json, Tool, ToolSet};
@@ -62,24 +68,23 @@ pub mod marker {
     note = "an `async` handler goes to `tool_async`"
 )]
 pub trait Handler<T, S, Marker>: Send + Sync + 'static {
-    /// What the handler returns.
-    type Output: IntoToolResponse;
+    /// What the handler returns: a [`ToolResult`](super::ToolResult), which the tool set asks
+    /// of it (not this trait, so that a wrong return type is an error about the type).
+    type Output;
 
     /// Runs the handler.
     fn handle(&self, state: &S, input: T, call: &Call) -> Self::Output;
-
-    /// The output type its return type declares, named, with its JSON Schema: the
-    /// `outputSchema` of the tool (wire format §11.3). `None` unless the handler returns
-    /// [`Structured`](crate::Structured).
-    fn output_schema() -> Option<(&'static str, Value)> {
-        None
-    }
 }
 
-impl<T, S, F, R> Handler<T, S, (marker::Stateless, R)> for F
+// `R: Unpin` turns futures away: the future of an `async` block or `async fn` is never `Unpin`,
+// and a tool result is (a response, a text, a number, `Json` of a plain struct, a
+// presentation). So an `async` closure given to `tool` has no impl and stays "not a synchronous
+// tool handler", whose note sends it to `tool_async`, instead of "not a tool result", whose
+// headline would say to wrap the future in `Json`.
+impl<T, S, F, R> Handler<T, S, marker::Stateless> for F
 where
     F: Fn(T, &Call) -> R + Send + Sync + 'static,
-    R: IntoToolResponse,
+    R: Unpin,
 {
     type Output = R;
 
@@ -88,10 +93,10 @@ where
     }
 }
 
-impl<T, S, F, R> Handler<T, S, (marker::WithState, R)> for F
+impl<T, S, F, R> Handler<T, S, marker::WithState> for F
 where
     F: Fn(&S, T, &Call) -> R + Send + Sync + 'static,
-    R: IntoToolResponse,
+    R: Unpin,
 {
     type Output = R;
 
@@ -104,7 +109,8 @@ where
 /// `Fn(T, Call) -> impl Future`, or `Fn(Arc<S>, T, Call) -> impl Future` to receive the set's
 /// shared state. The state comes as an `Arc` because the future owns what it uses (it is
 /// `Send + 'static`); a method `async fn answer(self: Arc<Self>, input: T, call: Call)` of the
-/// state type is a handler as it stands.
+/// state type is a handler as it stands. As for [`Handler`], the tool set asks the future's
+/// output to be a [`ToolResult`](super::ToolResult) in a bound of its own.
 #[diagnostic::on_unimplemented(
     message = "this is not an asynchronous tool handler of a `ToolSet<{S}>`",
     label = "not an asynchronous tool handler",
@@ -113,23 +119,18 @@ where
     note = "a synchronous handler goes to `tool`"
 )]
 pub trait AsyncHandler<T, S, Marker>: Send + Sync + 'static {
-    /// The future the handler returns.
-    type Future: Future<Output: IntoToolResponse> + Send + 'static;
+    /// The future the handler returns; its output is a [`ToolResult`](super::ToolResult), which the tool set asks
+    /// of it (as for [`Handler::Output`]).
+    type Future: Future + Send + 'static;
 
     /// Starts the handler.
     fn start(&self, state: &Arc<S>, input: T, call: Call) -> Self::Future;
-
-    /// As [`Handler::output_schema`]: `None` unless the future's output is
-    /// [`Structured`](crate::Structured).
-    fn output_schema() -> Option<(&'static str, Value)> {
-        None
-    }
 }
 
-impl<T, S, F, Fut> AsyncHandler<T, S, (marker::Stateless, Fut)> for F
+impl<T, S, F, Fut> AsyncHandler<T, S, marker::Stateless> for F
 where
     F: Fn(T, Call) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output: IntoToolResponse> + Send + 'static,
+    Fut: Future + Send + 'static,
 {
     type Future = Fut;
 
@@ -138,10 +139,10 @@ where
     }
 }
 
-impl<T, S, F, Fut> AsyncHandler<T, S, (marker::WithState, Fut)> for F
+impl<T, S, F, Fut> AsyncHandler<T, S, marker::WithState> for F
 where
     F: Fn(Arc<S>, T, Call) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output: IntoToolResponse> + Send + 'static,
+    Fut: Future + Send + 'static,
 {
     type Future = Fut;
 

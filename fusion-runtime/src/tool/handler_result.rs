@@ -1,10 +1,61 @@
-//! The implicit wrapping (wire format §12) of what needs the tool layer: a `ValidationError`, and a
-//! handler's `Result`, whose error may be a `ToolError` or a `ValidationError` envelope.
+//! What a handler may return ([`ToolResult`]), and the implicit wrapping (wire format §12) of
+//! what needs the tool layer: a `ValidationError`, and a handler's `Result`, whose error may be a
+//! `ToolError` or a `ValidationError` envelope.
 
 use std::error::Error as StdError;
 
+use serde_json::Value;
+
 use super::args::ValidationError;
 use crate::response::{Asked, IntoToolResponse, ToolError, ToolResponse, WrapError};
+
+/// What a handler may return (or its future give): every [`IntoToolResponse`] value (a
+/// `ToolResponse`, a `ToolError`, `()`, a text, a number, [`Json`](crate::Json), a presentation,
+/// a `Result` of one, ...), and [`Structured<T>`](crate::Structured) or a `Result` of one, whose
+/// `T` is also the tool's `outputSchema`.
+///
+/// A value that is only `Serialize` is not one: wrap it in `Json(...)` (a JSON data block) or
+/// `Structured(...)` (a JSON object as `structuredContent` too), or present it. The compiler says
+/// so once, naming the type the handler returns (inside an `Ok` or `Some` too), at the handler
+/// given to [`ToolSet::tool`](crate::ToolSet::tool): the closure, or the function's path (rustc
+/// reports a bound on a closure's or function's return type where the closure or function is
+/// passed, not at its return expression):
+///
+/// ```text
+/// error[E0277]: `Point` is not a tool result: wrap it in `Json(...)` (or `Structured(...)`), or return a presentation
+///   --> src/main.rs:14:33
+///    |
+/// 14 |     let _ = ToolSet::new().tool(|_: Locate, _: &Call| Point { x: 1 });
+///    |                            ---- ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ this handler returns `Point`
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool result: wrap it in `Json(...)` (or `Structured(...)`), or return a presentation",
+    label = "this handler returns `{Self}`",
+    note = "a handler returns a tool result (an `async` handler, as its future's output): a `ToolResponse`, a `ToolError`, `()`, a text, a number, `Json(value)`, `Structured(value)`, a presentation (`call.present(&model).build()`), or a `Result` of one",
+    note = "`Json(value)` takes any `serde::Serialize` value; `Structured(value)` one that also derives `schemars::JsonSchema` (its schema is the tool's `outputSchema`)"
+)]
+pub trait ToolResult {
+    /// What the tool set wraps as the response (wire format §12).
+    type Answer: IntoToolResponse;
+
+    /// The value to wrap. For [`Structured`](crate::Structured), the structured response (or the
+    /// handler's error).
+    fn into_answer(self) -> Self::Answer;
+
+    /// The output type this result declares, named, with its JSON Schema: the `outputSchema`
+    /// of the tool (wire format §11.3). `None` unless it is [`Structured`](crate::Structured).
+    fn output_schema() -> Option<(&'static str, Value)> {
+        None
+    }
+}
+
+impl<R: IntoToolResponse> ToolResult for R {
+    type Answer = R;
+
+    fn into_answer(self) -> R {
+        self
+    }
+}
 
 impl IntoToolResponse for ValidationError {
     fn into_tool_response(self) -> Result<ToolResponse, WrapError> {

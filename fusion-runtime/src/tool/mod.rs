@@ -67,7 +67,7 @@
 //! `routing` (one call's action, then its arguments), `args` (the one place a call's arguments
 //! are checked: the compiled shapes and their walk, `_select`, serde's typed read, the tool's own
 //! checks, and the `<validation_error>` envelope), `description` (wire format §10 descriptions), `call` (the call context and its handler's
-//! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (wrapping a handler's `Result`), `actions` (the targets `Tool::Action` of
+//! outcome), `handler` (the shapes of a handler, with or without the shared state), `structured_output` (a handler's [`Structured`] result and the `outputSchema` it implies), `tool_set` (the tools of a server), `handler_result` (what a handler may return, [`ToolResult`], and wrapping its `Result`), `actions` (the targets `Tool::Action` of
 //! suggestions).
 
 mod actions;
@@ -102,9 +102,10 @@ pub use call::{Asking, InternalFailure, report_to_stderr};
 pub use definition::{ToolDefinition, input_schema_of};
 pub use definition_error::DefinitionError;
 pub use handler::{AsyncHandler, Handler, marker};
+pub use handler_result::ToolResult;
 pub use spec::{ActionSpec, ToolSpec};
 pub use spec::{Presentable, StructuredModel};
-pub use structured_output::{IntoStructured, Structured, StructuredFuture};
+pub use structured_output::Structured;
 pub use tool_set::ListingCache;
 
 /// The name of the selection argument (wire format §7).

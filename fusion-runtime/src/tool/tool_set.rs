@@ -16,6 +16,7 @@ use super::call::{Call, InternalFailure, report_to_stderr};
 use super::definition::{ToolDefinition, input_schema_of};
 use super::definition_error::DefinitionError;
 use super::handler::{AsyncHandler, Handler};
+use super::handler_result::ToolResult;
 use super::input::Tool;
 use super::targets::{self, Resolution, resolve};
 use crate::response::{Format, ToolError, ToolResponse};
@@ -308,7 +309,10 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
 
     /// Adds the tool `T`, answered by `handler`: `|input: T, call: &Call| ...`, or
     /// `|state: &S, input: T, call: &Call| ...` for a handler that uses the
-    /// [shared state](ToolSet#shared-state) (see [`Handler`](crate::tool::Handler)).
+    /// [shared state](ToolSet#shared-state) (see [`Handler`](crate::tool::Handler)). It returns
+    /// a [`ToolResult`](crate::tool::ToolResult): a response, a text, a number, `Json(value)`,
+    /// `Structured(value)`, a presentation, or a `Result` of one; a value that is only
+    /// `Serialize` is data once wrapped in [`Json`](crate::Json).
     ///
     /// Fails when `T` cannot be defined (see [`DefinitionError`](crate::tool::DefinitionError)) or a tool of that name is
     /// already in the set.
@@ -316,6 +320,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     where
         T: Tool,
         H: Handler<T, S, M>,
+        H::Output: ToolResult,
     {
         self.add::<T, M, H>(handler)?;
         Ok(self)
@@ -326,14 +331,17 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     where
         T: Tool,
         H: Handler<T, S, M>,
+        H::Output: ToolResult,
     {
-        let definition = define::<T>(H::output_schema())?;
+        let definition = define::<T>(H::Output::output_schema())?;
         let state = Arc::clone(&self.state);
         self.insert(
             definition,
             Erased::Sync(Box::new(move |arguments, call, report| {
                 match read_tool::<T>(&arguments, &call.reference) {
-                    Ok(input) => call.respond(report, || handler.handle(&state, input, call)),
+                    Ok(input) => {
+                        call.respond(report, || handler.handle(&state, input, call).into_answer())
+                    }
                     Err(response) => response,
                 }
             })),
@@ -390,6 +398,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     where
         T: Tool,
         H: AsyncHandler<T, S, M>,
+        <H::Future as Future>::Output: ToolResult,
     {
         self.add_async::<T, M, H>(handler)?;
         Ok(self)
@@ -401,8 +410,9 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     where
         T: Tool,
         H: AsyncHandler<T, S, M>,
+        <H::Future as Future>::Output: ToolResult,
     {
-        let definition = define::<T>(H::output_schema())?;
+        let definition = define::<T>(<H::Future as Future>::Output::output_schema())?;
         let state = Arc::clone(&self.state);
         self.insert(
             definition,

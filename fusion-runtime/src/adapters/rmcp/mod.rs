@@ -55,11 +55,11 @@ use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
 use crate::response::{IntoToolResponse, ToolError, ToolResponse};
-use crate::tool::Handler;
 use crate::tool::call::Call;
 use crate::tool::input::Tool;
 use crate::tool::tool_set::define;
 use crate::tool::{DefinitionError, ToolDefinition, ValidationError, report_to_stderr};
+use crate::tool::{Handler, ToolResult};
 
 #[cfg(feature = "request-state")]
 mod asking;
@@ -342,8 +342,9 @@ where
     S: Send + Sync + 'static,
     T: Tool,
     H: Handler<T, S, M>,
+    H::Output: ToolResult,
 {
-    let definition = Arc::new(define::<T>(H::output_schema())?);
+    let definition = Arc::new(define::<T>(H::Output::output_schema())?);
     let attr = rmcp_tool(&definition, false);
     let handler = Arc::new(handler);
     Ok(ToolRoute::new_dyn(
@@ -364,7 +365,9 @@ where
                 Ok((input, call)) => {
                     #[cfg(feature = "tracing")]
                     span.action(call.action());
-                    call.respond(&report_to_stderr, || handler.handle(service, input, &call))
+                    call.respond(&report_to_stderr, || {
+                        handler.handle(service, input, &call).into_answer()
+                    })
                 }
             };
             if to_view {
