@@ -3,7 +3,7 @@
 //! the inherent `present` / `present_all`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use syn::{Generics, Ident};
 
 /// The field enum's declaration, shared by the real enum and the fallback's stub so both have
@@ -31,7 +31,7 @@ pub fn field_enum_declaration(
 }
 
 /// `Embed` of a model: a field holding it holds one child, the model itself.
-pub fn embed_impl(input: &syn::DeriveInput, p: &TokenStream, generics: &Generics) -> TokenStream {
+pub fn embed_impl(input: &syn::DeriveInput, p: &impl ToTokens, generics: &Generics) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = input.generics.split_for_impl();
@@ -50,14 +50,15 @@ pub fn embed_impl(input: &syn::DeriveInput, p: &TokenStream, generics: &Generics
 }
 
 /// The inherent `present` / `present_all`.
-pub fn inherent(input: &syn::DeriveInput, p: &TokenStream, generics: &Generics) -> TokenStream {
+pub fn inherent(input: &syn::DeriveInput, p: &impl ToTokens, generics: &Generics) -> TokenStream {
     let ident = &input.ident;
     let vis = &input.vis;
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = input.generics.split_for_impl();
     let items = format_ident!("__fusion_items");
+    // No `#[automatically_derived]`: rustc takes it on trait impls only, and warns that it
+    // will refuse it on an inherent one.
     quote! {
-        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             /// Presents this value: its data block, UI, embeds, rules and suggestions.
             ///

@@ -59,7 +59,11 @@ impl<'a> Gen<'_, 'a> {
             let embed = self.as_embed(ty);
             quote!(#embed::embedded_static_rules(__fusion_out);)
         });
+        // `#[inline]`: only a tool's definition calls it, so no code is generated for it (nor
+        // for the `enter` and `embedded_static_rules` it instantiates) in the model's crate
+        // unless that crate builds one; without it every model's crate compiled its copy.
         quote! {
+            #[inline]
             fn static_rules(__fusion_out: &mut #p::StaticRules) {
                 if #p::StaticRules::enter::<Self>(__fusion_out, &[#(#own),*]) {
                     #(#terms)*

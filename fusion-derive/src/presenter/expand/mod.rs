@@ -73,22 +73,27 @@ fn ctx_param() -> GenericParam {
 struct Gen<'m, 'a> {
     model: &'m Model<'a>,
     /// `__fusion`: the alias of `#krate::__private` that `expand` declares around the impls.
-    p: TokenStream,
-    /// The request context type as generated code writes it.
-    ctx: TokenStream,
+    /// An `Ident`, not a `TokenStream`: `quote!` pushes an ident as one token, where every
+    /// interpolated stream is a clone and a concatenation across the proc-macro bridge.
+    p: Ident,
+    /// The request context type as generated code writes it: the declared one, or the
+    /// parameter `__FusionCtx` (a type, not a `TokenStream`, for the same reason as `p`).
+    ctx: syn::Type,
     /// The type parameters of the model.
     params: Vec<&'m Ident>,
 }
 
 impl<'m, 'a> Gen<'m, 'a> {
     fn new(model: &'m Model<'a>) -> Self {
-        let ctx = model
-            .context
-            .as_ref()
-            .map_or_else(|| quote!(__FusionCtx), |ty| quote!(#ty));
+        let ctx = model.context.clone().unwrap_or_else(|| {
+            syn::Type::Path(syn::TypePath {
+                qself: None,
+                path: Ident::new("__FusionCtx", proc_macro2::Span::call_site()).into(),
+            })
+        });
         Gen {
             model,
-            p: quote!(__fusion),
+            p: Ident::new("__fusion", proc_macro2::Span::call_site()),
             ctx,
             params: model
                 .input
@@ -249,7 +254,6 @@ impl<'m, 'a> Gen<'m, 'a> {
         // over the names per model costs the compiler more than these calls).
         let declaration = field_enum_declaration(&doc, vis, name, &variants);
         let impls = quote! {
-            #[automatically_derived]
             impl #name {
                 /// The wire names, in the order of the variants.
                 const __FUSION_WIRE_NAMES: &'static [&'static #p::str] = #wire_names;
