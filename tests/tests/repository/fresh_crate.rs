@@ -4,7 +4,7 @@
 //! and its `adopt` binary, an rmcp `#[tool_router]` server that adopts fusion in one tool, keeps
 //! its other tools' JSON and the converted tool's annotations as they were, and serves every
 //! resource it advertises; and its `order` binary writes a page's data blocks in the order the
-//! wire format fixes, where serde_json's maps would sort them.
+//! wire format fixes, where `serde_json`'s maps would sort them.
 //!
 //! Slow the first time (it builds its dependencies once in `target/fresh-crate`); later runs
 //! rebuild only the crate.
