@@ -40,7 +40,9 @@ pub type ResponseBody = BoxBody<Bytes, Infallible>;
 /// It answers at whatever path it is mounted; [`HttpConfig::path`] is for `HttpServer` only.
 /// Cloning is cheap (shared state), as tower services expect.
 pub struct McpHttpService<S> {
-    inner: StreamableHttpService<Arc<S>, LocalSessionManager>,
+    /// Shared: rmcp's service holds its whole configuration (the allowed hosts and origins),
+    /// which a clone per request would copy.
+    inner: Arc<StreamableHttpService<Arc<S>, LocalSessionManager>>,
     guard: Arc<Guard>,
 }
 
@@ -111,7 +113,7 @@ impl<S: ServerHandler> McpHttpService<S> {
             streams,
         };
         McpHttpService {
-            inner,
+            inner: Arc::new(inner),
             guard: Arc::new(guard),
         }
     }
@@ -227,8 +229,10 @@ impl<S: ServerHandler> McpHttpService<S> {
         B::Data: Send,
         B::Error: Display,
     {
+        // rmcp's future is boxed where it is made (here, as in rmcp's own `call`): held inline,
+        // its kilobytes would be copied with every future around it as they are made and moved.
         if request.method() != Method::POST || !claims_json(request.headers()) {
-            return self.inner.handle(request).await;
+            return Box::pin(self.inner.handle(request)).await;
         }
         let (parts, body) = request.into_parts();
         let body = match read_body(body, self.guard.max_body_bytes).await {
@@ -241,9 +245,11 @@ impl<S: ServerHandler> McpHttpService<S> {
             BodyVerdict::Answer(rejection) => return rejected(&rejection),
             BodyVerdict::Accept => return accepted(),
         };
-        self.inner
-            .handle(Request::from_parts(parts, Full::new(body)))
-            .await
+        Box::pin(
+            self.inner
+                .handle(Request::from_parts(parts, Full::new(body))),
+        )
+        .await
     }
 }
 

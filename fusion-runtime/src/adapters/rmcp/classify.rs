@@ -188,6 +188,17 @@ pub(crate) enum BodyVerdict {
 /// service keeps each request apart and checks sessions itself).
 #[cfg(feature = "http")]
 pub(crate) fn classify_body(body: &[u8]) -> BodyVerdict {
+    // The message a server sees most, a plain `tools/call`, read without building a `Value`
+    // (`plain_call`: it forwards only what the long way forwards as it is).
+    if super::plain_call::forwards_as_is(body) {
+        return BodyVerdict::Forward(None);
+    }
+    sort_body(body)
+}
+
+/// [`classify_body`] the long way: the body parsed into a `Value`, then checked.
+#[cfg(feature = "http")]
+pub(super) fn sort_body(body: &[u8]) -> BodyVerdict {
     // rmcp reads no byte order mark: a body with one is passed on without it.
     let unmarked = body.strip_prefix(b"\xEF\xBB\xBF");
     let message = match parse(body) {

@@ -67,6 +67,8 @@ pub(crate) mod classify;
 mod ids;
 #[cfg(feature = "request-state")]
 mod keyring;
+#[cfg(feature = "http")]
+mod plain_call;
 mod scan;
 mod server;
 mod stdio;
