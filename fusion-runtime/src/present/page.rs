@@ -71,7 +71,8 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     ///
     /// The data block is the envelope `{"results": [...], "total", "offset", "shown",
     /// "truncated", "next_offset"}` (wire format §6.11): `_select`, the agent limit and the budget
-    /// apply to the items, and the counts are those of the items kept.
+    /// apply to the items, and the counts are those of the items kept. A single value presented
+    /// as a page is a page of one. Set a budget before: `.max_tokens(n).page(offset, total)`.
     pub fn page(mut self, offset: usize, total: Option<usize>) -> Paged<'a, T, Ctx> {
         // A page is a list: a single value is a page of one, presented as a collection of one.
         if let Items::One(value) = self.items {
