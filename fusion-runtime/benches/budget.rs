@@ -35,7 +35,7 @@ static ALL: LazyLock<Vec<derived::InvoiceAll>> = LazyLock::new(|| invoices(10_00
 static WIDE: LazyLock<Vec<WideRow>> = LazyLock::new(|| wide::wide_rows(20_000));
 
 /// The formats of the wide rows' cases.
-const FORMATS: [Format; 2] = [Format::Json, Format::Toon];
+const FORMATS: [Format; 3] = [Format::Json, Format::CompactJson, Format::Toon];
 
 /// The wide rows in `format` fitted to `budget`, and how many rows it keeps (from the budget
 /// summary, wire format §17.3).

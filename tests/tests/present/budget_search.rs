@@ -181,6 +181,10 @@ fn check(
     let expected: Vec<u64> = (0..kept.len() as u64).collect();
     prop_assert_eq!(&kept, &expected);
     let kept = kept.len();
+    // The data block is the kept prefix's, byte for byte, as a presentation without a budget
+    // writes it (the fit writes it item by item).
+    let unbudgeted = plain(kept);
+    prop_assert_eq!(&response.blocks()[0], &unbudgeted.blocks()[0]);
     if kept < count {
         let more = with_summary(kept + 1);
         prop_assert!(
@@ -233,7 +237,7 @@ proptest! {
         flagged in prop::collection::vec(any::<bool>(), 1..8),
         case in prop::sample::select(vec![Case::HeavyCall, Case::LightCall, Case::HeavyToolSet, Case::HeavyTool, Case::HeavyPresenter]),
         select in 0usize..3,
-        toon in any::<bool>(),
+        format in prop::sample::select(vec![Format::Json, Format::CompactJson, Format::Toon]),
         budget in 20usize..6_000,
     ) {
         let all = items(&notes, &flagged);
@@ -242,7 +246,6 @@ proptest! {
             1 => Selection::new(["id"]),
             _ => Selection::new(["id", "note"]),
         };
-        let format = if toon { Format::Toon } else { Format::Json };
         match case {
             Case::HeavyCall => {
                 let all: Vec<Heavy> = all.iter().map(Heavy::from).collect();

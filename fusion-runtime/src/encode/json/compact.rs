@@ -10,6 +10,13 @@
 /// ```
 pub fn compact(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    compact_into(&mut out, text);
+    out
+}
+
+/// [`compact`], appended to `out` (a budget's prefix compacts its items one by one: the compact
+/// form of a list is `[`, its elements' compact forms joined by `,`, and `]`).
+pub(crate) fn compact_into(out: &mut String, text: &str) {
     let mut in_string = false;
     let mut escaped = false;
     let mut run = 0;
@@ -31,5 +38,4 @@ pub fn compact(text: &str) -> String {
         }
     }
     out.push_str(&text[run..]);
-    out
 }

@@ -10,7 +10,7 @@
 //! - [`search`]: the longest cut that fits, by a bracket that every probe narrows (correct
 //!   whatever the sizes of the blocks besides the data; at most about 2 log₂ n probes, usually
 //!   three or four, aimed by a line through earlier probes);
-//! - [`prefix`]: a collection's data block (the JSON list, the rows of a TOON table, or the
+//! - [`prefix`]: a collection's data block (the JSON list, pretty or compact, the rows of a TOON table, or the
 //!   elements of a TOON list of nested items) written once, item by item, with each item's tokens counted as it is appended, so the data block of
 //!   any prefix, and its estimate, is at hand without writing anything again; writing stops as
 //!   soon as the items alone are over the budget;
@@ -44,11 +44,9 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
     budget: usize,
 ) -> Result<Fitted, EncodeError> {
     let prefixed = match items {
-        Items::Many(all) if shape.format == Format::Json => {
+        Items::Many(all) if matches!(shape.format, Format::Json | Format::CompactJson) => {
             collection(shape, all, budget, JsonPrefix::new(shape))?
         }
-        // Compact JSON is fitted by renders (the incremental writer writes §3's layout).
-        Items::Many(_) if shape.format == Format::CompactJson => None,
         Items::Many(all) => {
             let table = match ToonPrefix::new::<T, Ctx>(shape) {
                 Some(rows) => collection(shape, all, budget, rows)?,

@@ -20,7 +20,7 @@ use crate::encode::toon::table::{Members, Row, Rows, TableRows};
 use crate::encode::toon::value::to_tree;
 use crate::encode::{EncodeError, json};
 use crate::model::Model;
-use crate::response::{ResponseBuilder, toon_presented_text};
+use crate::response::{Format, ResponseBuilder, toon_presented_text};
 
 /// A data block grown item by item.
 pub(super) trait DataPrefix<T> {
@@ -145,6 +145,9 @@ impl Tallied {
 pub(super) struct JsonPrefix<'s, 'c, Ctx: ?Sized> {
     shape: &'s Shape<'c, Ctx>,
     counted: Tallied,
+    /// Compact JSON (wire format §3.8): each item written as §3 lays it out, then compacted
+    /// (the compact form of a list is its elements' compact forms, joined by `,` in `[...]`).
+    compact: Option<String>,
 }
 
 impl<'s, 'c, Ctx: ?Sized> JsonPrefix<'s, 'c, Ctx> {
@@ -152,7 +155,13 @@ impl<'s, 'c, Ctx: ?Sized> JsonPrefix<'s, 'c, Ctx> {
         JsonPrefix {
             shape,
             counted: Tallied::new(String::from("["), TokenTally::new()),
+            compact: (shape.format == Format::CompactJson).then(String::new),
         }
+    }
+
+    /// What closes the list after its last item.
+    fn close(&self) -> &'static str {
+        if self.compact.is_some() { "]" } else { "\n]" }
     }
 
     /// The data block of the first `kept` items.
@@ -162,7 +171,7 @@ impl<'s, 'c, Ctx: ?Sized> JsonPrefix<'s, 'c, Ctx> {
             return "[]".to_owned();
         }
         let (_, end) = self.counted.at(kept);
-        format!("{}\n]", &self.counted.text[..end])
+        format!("{}{}", &self.counted.text[..end], self.close())
     }
 }
 
@@ -178,17 +187,28 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
         if items.is_empty() {
             return Ok(true);
         }
+        let compact = &mut self.compact;
         json::with_elements(|elements| {
             for item in items {
+                let first = counted.ends.is_empty();
                 let text = &mut counted.text;
-                text.push_str(if counted.ends.is_empty() {
-                    "\n  "
+                // Laid out in the list's text, or in the scratch text that is then compacted.
+                let out = if let Some(scratch) = compact {
+                    scratch.clear();
+                    scratch
                 } else {
-                    ",\n  "
-                });
+                    text.push_str(if first { "\n  " } else { ",\n  " });
+                    &mut *text
+                };
                 match mask {
-                    None => elements.append(text, item)?,
-                    Some(mask) => elements.append(text, &Selected { item, mask })?,
+                    None => elements.append(out, item)?,
+                    Some(mask) => elements.append(out, &Selected { item, mask })?,
+                }
+                if let Some(scratch) = compact {
+                    if !first {
+                        text.push(',');
+                    }
+                    json::compact_into(text, scratch);
                 }
                 counted.item_written();
             }
@@ -201,16 +221,17 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
             return estimate("[]");
         }
         let (mut tally, _) = self.counted.at(kept);
-        tally.push("\n]");
+        tally.push(self.close());
         tally.tokens()
     }
 
     /// In the buffer the items were written to (no copy).
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError> {
         let (_, end) = self.counted.at(kept);
+        let close = self.close();
         let mut text = self.counted.text;
         text.truncate(end);
-        text.push_str("\n]");
+        text.push_str(close);
         let wire = Rows {
             items: &all[..kept],
             members: self.shape.mask.map_or(Members::Every, Members::Selected),
