@@ -24,6 +24,7 @@ use serde::ser;
 use super::error::EncodeError;
 use crate::encode::reject::see_through;
 pub use compact::compact;
+#[cfg(feature = "budget")]
 pub(crate) use compact::compact_into;
 #[cfg(feature = "budget")]
 pub(crate) use elements::with_elements;
