@@ -754,33 +754,13 @@ fn no_module_imports_a_higher_layer() {
 #[test]
 fn the_modules_of_a_layer_form_no_import_cycle() {
     let sources = read_sources();
-    let mut edges: BTreeMap<ModPath, BTreeMap<ModPath, (PathBuf, usize)>> = BTreeMap::new();
-    for (path, line, from, target) in resolved_imports(&sources) {
-        if layer_of(&from) == layer_of(&target) && !related(&from, &target) {
-            edges
-                .entry(from)
-                .or_default()
-                .entry(target)
-                .or_insert((path, line));
-        }
-    }
-    if let Some(cycle) = find_cycle(&edges) {
-        let mut message = String::from("an import cycle between modules of one layer:\n");
-        for pair in cycle.windows(2) {
-            let (path, line) = &edges[&pair[0]][&pair[1]];
-            let _ = writeln!(
-                message,
-                "  {}:{line}: `{}` imports `{}`",
-                path.strip_prefix(source_root()).unwrap_or(path).display(),
-                show(&pair[0]),
-                show(&pair[1]),
-            );
-        }
-        message.push_str(
-            "break it: move what both need into one of them, or into a module below both",
-        );
-        panic!("{message}");
-    }
+    assert_no_import_cycle(
+        &sources,
+        &source_root(),
+        |from, target| layer_of(from) == layer_of(target),
+        "an import cycle between modules of one layer",
+        "break it: move what both need into one of them, or into a module below both",
+    );
 }
 
 #[test]
@@ -791,9 +771,27 @@ fn the_derives_modules_form_no_import_cycle() {
         "expected the derive's sources in {}",
         derive_root().display()
     );
+    assert_no_import_cycle(
+        &sources,
+        &derive_root(),
+        |_, _| true,
+        "an import cycle between modules of the derive",
+        "the stages run in a straight line (attr, valid, ast, expand, fallback): move what both need into a module below both",
+    );
+}
+
+/// Fails, naming each import of the cycle and `advice`, when the imports between modules that
+/// `considered` keeps (a module and its parent or child never count) form a cycle.
+fn assert_no_import_cycle(
+    sources: &[SourceFile],
+    root: &Path,
+    considered: impl Fn(&ModPath, &ModPath) -> bool,
+    what: &str,
+    advice: &str,
+) {
     let mut edges: BTreeMap<ModPath, BTreeMap<ModPath, (PathBuf, usize)>> = BTreeMap::new();
-    for (path, line, from, target) in resolved_imports(&sources) {
-        if !related(&from, &target) {
+    for (path, line, from, target) in resolved_imports(sources) {
+        if considered(&from, &target) && !related(&from, &target) {
             edges
                 .entry(from)
                 .or_default()
@@ -802,20 +800,18 @@ fn the_derives_modules_form_no_import_cycle() {
         }
     }
     if let Some(cycle) = find_cycle(&edges) {
-        let mut message = String::from("an import cycle between modules of the derive:\n");
+        let mut message = format!("{what}:\n");
         for pair in cycle.windows(2) {
             let (path, line) = &edges[&pair[0]][&pair[1]];
             let _ = writeln!(
                 message,
                 "  {}:{line}: `{}` imports `{}`",
-                path.strip_prefix(derive_root()).unwrap_or(path).display(),
+                path.strip_prefix(root).unwrap_or(path).display(),
                 show(&pair[0]),
                 show(&pair[1]),
             );
         }
-        message.push_str(
-            "the stages run in a straight line (attr, valid, ast, expand, fallback): move what both need into a module below both",
-        );
+        message.push_str(advice);
         panic!("{message}");
     }
 }
