@@ -18,7 +18,15 @@
 //! struct or a variant with data.
 //!
 //! Most serializers also look through an `Option`'s `Some` and a newtype struct to the value
-//! inside, as the tree path and `serde_json` do; [`see_through!`] writes those two.
+//! inside, as the tree path and `serde_json` do; [`see_through!`] writes those two. And a
+//! serializer's compound type usually takes every element, or every named field, alike in
+//! several of serde's compound traits; [`compound!`] writes those impls from the one function
+//! that takes an element (or a field) and the one that ends:
+//!
+//! ```ignore
+//! compound!(Seq => Value, Error; end = Seq::done;
+//!     SerializeSeq(Seq::push), SerializeTuple(Seq::push), SerializeTupleVariant(Seq::push));
+//! ```
 
 /// Writes each named `Serializer` method so that it returns `Err(error(what))` (see the
 /// module docs).
@@ -109,4 +117,67 @@ macro_rules! see_through {
     };
 }
 
-pub(crate) use {reject, see_through};
+/// Writes the named serde compound traits for `$ty`: each element (`SerializeSeq`,
+/// `SerializeTuple`) or field (`SerializeTupleStruct`, `SerializeTupleVariant`) goes to
+/// `$with(self, value)`, each named field (`SerializeStruct`, `SerializeStructVariant`) to
+/// `$with(self, key, value)`, and `end` is `$end(self)` (see the module docs).
+macro_rules! compound {
+    ($ty:ty => $ok:ty, $err:ty; end = $end:path; $($name:ident($with:path)),+ $(,)?) => {
+        $( $crate::encode::reject::compound!(@$name $ty, $ok, $err, $end, $with); )+
+    };
+    (@SerializeSeq $($rest:tt)*) => {
+        $crate::encode::reject::compound!(@element SerializeSeq serialize_element $($rest)*);
+    };
+    (@SerializeTuple $($rest:tt)*) => {
+        $crate::encode::reject::compound!(@element SerializeTuple serialize_element $($rest)*);
+    };
+    (@SerializeTupleStruct $($rest:tt)*) => {
+        $crate::encode::reject::compound!(@element SerializeTupleStruct serialize_field $($rest)*);
+    };
+    (@SerializeTupleVariant $($rest:tt)*) => {
+        $crate::encode::reject::compound!(@element SerializeTupleVariant serialize_field $($rest)*);
+    };
+    (@SerializeStruct $($rest:tt)*) => {
+        $crate::encode::reject::compound!(@named SerializeStruct $($rest)*);
+    };
+    (@SerializeStructVariant $($rest:tt)*) => {
+        $crate::encode::reject::compound!(@named SerializeStructVariant $($rest)*);
+    };
+    (@element $trait_:ident $method:ident $ty:ty, $ok:ty, $err:ty, $end:path, $with:path) => {
+        impl ::serde::ser::$trait_ for $ty {
+            type Ok = $ok;
+            type Error = $err;
+
+            fn $method<T: ::serde::Serialize + ?Sized>(
+                &mut self,
+                value: &T,
+            ) -> ::core::result::Result<(), $err> {
+                $with(self, value)
+            }
+
+            fn end(self) -> ::core::result::Result<$ok, $err> {
+                $end(self)
+            }
+        }
+    };
+    (@named $trait_:ident $ty:ty, $ok:ty, $err:ty, $end:path, $with:path) => {
+        impl ::serde::ser::$trait_ for $ty {
+            type Ok = $ok;
+            type Error = $err;
+
+            fn serialize_field<T: ::serde::Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> ::core::result::Result<(), $err> {
+                $with(self, key, value)
+            }
+
+            fn end(self) -> ::core::result::Result<$ok, $err> {
+                $end(self)
+            }
+        }
+    };
+}
+
+pub(crate) use {compound, reject, see_through};

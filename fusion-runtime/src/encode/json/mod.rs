@@ -22,7 +22,7 @@ use serde::Serialize;
 use serde::ser;
 
 use super::error::EncodeError;
-use crate::encode::reject::see_through;
+use crate::encode::reject::{compound, see_through};
 pub use compact::compact;
 #[cfg(feature = "budget")]
 pub(crate) use compact::compact_into;
@@ -525,6 +525,14 @@ impl Compound<'_, '_> {
         }
     }
 
+    /// Serde's `end`: [`Compound::end`], which cannot fail.
+    #[inline]
+    #[expect(clippy::unnecessary_wraps, reason = "serde's `end`")]
+    fn done(self) -> Result<(), Error> {
+        self.end();
+        Ok(())
+    }
+
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         self.next();
         value.serialize(&mut *self.writer)
@@ -562,52 +570,16 @@ impl ser::SerializeSeq for Compound<'_, '_> {
     }
 
     fn end(self) -> Result<(), Error> {
-        Compound::end(self);
-        Ok(())
+        Compound::done(self)
     }
 }
 
-impl ser::SerializeTuple for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self);
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self);
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self);
-        Ok(())
-    }
-}
+compound!(Compound<'_, '_> => (), Error; end = Compound::done;
+    SerializeTuple(Compound::element),
+    SerializeTupleStruct(Compound::element),
+    SerializeTupleVariant(Compound::element),
+    SerializeStructVariant(Compound::member),
+);
 
 impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();
@@ -624,26 +596,7 @@ impl ser::SerializeMap for Compound<'_, '_> {
     }
 
     fn end(self) -> Result<(), Error> {
-        Compound::end(self);
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.member(key, value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self);
-        Ok(())
+        Compound::done(self)
     }
 }
 

@@ -18,7 +18,7 @@ use serde_json::{Map, Number, Value};
 
 use super::{Error, RAW_TOKENS, error, number_str};
 use crate::encode::EncodeError;
-use crate::encode::reject::{reject, see_through};
+use crate::encode::reject::{compound, reject, see_through};
 
 /// The value the JSON data block of `value` holds (see the module docs).
 ///
@@ -250,51 +250,19 @@ impl Seq {
             None => array,
         }
     }
-}
 
-impl ser::SerializeSeq for Seq {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Value, Error> {
+    #[expect(clippy::unnecessary_wraps, reason = "serde's `end`")]
+    fn done(self) -> Result<Value, Error> {
         Ok(self.finish())
     }
 }
 
-impl ser::SerializeTuple for Seq {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Value, Error> {
-        Ok(self.finish())
-    }
-}
-
-impl ser::SerializeTupleStruct for Seq {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Value, Error> {
-        Ok(self.finish())
-    }
-}
-
-impl ser::SerializeTupleVariant for Seq {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Value, Error> {
-        Ok(self.finish())
-    }
-}
+compound!(Seq => Value, Error; end = Seq::done;
+    SerializeSeq(Seq::push),
+    SerializeTuple(Seq::push),
+    SerializeTupleStruct(Seq::push),
+    SerializeTupleVariant(Seq::push),
+);
 
 impl Obj {
     fn member<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Error> {
@@ -323,6 +291,11 @@ impl Obj {
             Obj::Raw(raw) => raw.unwrap_or(Value::Null),
         }
     }
+
+    #[expect(clippy::unnecessary_wraps, reason = "serde's `end`")]
+    fn done(self) -> Result<Value, Error> {
+        Ok(self.finish())
+    }
 }
 
 impl ser::SerializeMap for Obj {
@@ -342,39 +315,14 @@ impl ser::SerializeMap for Obj {
         self.member(&key, value)
     }
     fn end(self) -> Result<Value, Error> {
-        Ok(self.finish())
+        self.done()
     }
 }
 
-impl ser::SerializeStruct for Obj {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.member(key, value)
-    }
-    fn end(self) -> Result<Value, Error> {
-        Ok(self.finish())
-    }
-}
-
-impl ser::SerializeStructVariant for Obj {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.member(key, value)
-    }
-    fn end(self) -> Result<Value, Error> {
-        Ok(self.finish())
-    }
-}
+compound!(Obj => Value, Error; end = Obj::done;
+    SerializeStruct(Obj::member),
+    SerializeStructVariant(Obj::member),
+);
 
 /// The compound types of a serializer below, which takes none.
 macro_rules! no_compound_types {
