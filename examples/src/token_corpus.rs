@@ -5,6 +5,8 @@
 //! Used by the `token_calibration` binary (the table of PERFORMANCE.md) and the
 //! `token_calibration` test (every item within the estimate's bounds).
 
+mod columns;
+mod scripts;
 mod synthetic;
 
 pub use synthetic::NOTE_WORDS;
@@ -33,6 +35,17 @@ pub struct Item {
     pub text: String,
 }
 
+/// The sentences of the scripts the estimate prices like others (Greek, Arabic, Hebrew, Korean,
+/// Hindi, Thai), for tests that draw text from them.
+pub const OTHER_SCRIPTS: [&[&str]; 6] = [
+    scripts::GREEK,
+    scripts::ARABIC,
+    scripts::HEBREW,
+    scripts::KOREAN,
+    scripts::HINDI,
+    scripts::THAI,
+];
+
 /// Every item of the corpus, category by category.
 pub fn corpus() -> Result<Vec<Item>, Box<dyn std::error::Error>> {
     let store = Store::load()?;
@@ -44,9 +57,31 @@ pub fn corpus() -> Result<Vec<Item>, Box<dyn std::error::Error>> {
     ui_blocks(&invoices, &mut items);
     envelopes(&mut items)?;
     wide_rows(&mut items)?;
-    non_ascii(&mut items)?;
+    non_ascii(
+        &mut items,
+        "non-ASCII",
+        &[
+            ("German", GERMAN),
+            ("Russian", RUSSIAN),
+            ("Japanese", JAPANESE),
+            ("emoji", EMOJI),
+        ],
+    )?;
+    non_ascii(
+        &mut items,
+        "other scripts",
+        &[
+            ("Greek", scripts::GREEK),
+            ("Arabic", scripts::ARABIC),
+            ("Hebrew", scripts::HEBREW),
+            ("Korean", scripts::KOREAN),
+            ("Hindi", scripts::HINDI),
+            ("Thai", scripts::THAI),
+        ],
+    )?;
     wide_non_ascii(&mut items)?;
     synthetic::synthetic(&mut items)?;
+    columns::columns(&mut items)?;
     Ok(items)
 }
 
@@ -479,17 +514,15 @@ fn wide_non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error
     Ok(())
 }
 
-/// German, Russian, Japanese and emoji text: prose rules, and invoices whose customers and lines
-/// are written in those languages.
-fn non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
-    let languages: [(&str, &[&str]); 4] = [
-        ("German", GERMAN),
-        ("Russian", RUSSIAN),
-        ("Japanese", JAPANESE),
-        ("emoji", EMOJI),
-    ];
+/// Text of other languages: prose rules, and invoices whose customers and lines are written in
+/// those languages, under `category`.
+fn non_ascii(
+    items: &mut Vec<Item>,
+    category: &'static str,
+    languages: &[(&str, &[&str])],
+) -> Result<(), Box<dyn std::error::Error>> {
     let mut random = Random(5);
-    for (language, sentences) in languages {
+    for &(language, sentences) in languages {
         for size in [8, 20, 40] {
             let mut block = String::from("<domain_rules>\n");
             for _ in 0..size {
@@ -498,12 +531,7 @@ fn non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
                 block.push('\n');
             }
             block.push_str("</domain_rules>");
-            push(
-                items,
-                "non-ASCII",
-                format!("{language} rules x{size}"),
-                block,
-            );
+            push(items, category, format!("{language} rules x{size}"), block);
         }
         let rows: Vec<Value> = (0..15)
             .map(|i| {
@@ -519,13 +547,13 @@ fn non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
             .collect();
         push(
             items,
-            "non-ASCII",
+            category,
             format!("{language} invoices JSON"),
             fusion_runtime::testing::json::to_string(&rows)?,
         );
         push(
             items,
-            "non-ASCII",
+            category,
             format!("{language} invoices TOON"),
             toon::encode(&rows, &ToonOptions::pipe())?,
         );
@@ -556,6 +584,14 @@ impl Random {
     fn hex(&mut self, digits: usize) -> String {
         (0..digits)
             .map(|_| char::from(b"0123456789abcdef"[self.below(16)]))
+            .collect()
+    }
+
+    /// `count` characters drawn from `alphabet`.
+    fn from(&mut self, alphabet: &str, count: usize) -> String {
+        let alphabet: Vec<char> = alphabet.chars().collect();
+        (0..count)
+            .map(|_| alphabet[self.below(alphabet.len())])
             .collect()
     }
 
@@ -709,21 +745,33 @@ pub const MIN_TOKENS: usize = 200;
 
 /// The lowest allowed ratio estimate / exact: never under the exact count (on every item, of any
 /// size, rounded up): the weights are fitted as an upper bound on this corpus
-/// (`scripts/fit_token_weights.py --tight 1.05 --high 1.25`). Text like it but not in it can
+/// (`scripts/fit_token_weights.py --tight 1.055 --high 1.4`). Text like it but not in it can
 /// still be a little under; the room of a fit (wire format §17.2) keeps 2⌈√B⌉ + 4 tokens free
 /// for that.
 pub const LOWEST_RATIO: f64 = 1.0;
 
 /// The highest allowed ratio estimate / exact on the kinds of text a fitted response is made of
-/// ([`RESPONSE_CATEGORIES`]): at most 5.5% over. An upper bound on rows of one script each
-/// (Japanese, Chinese, emoji-heavy French, ...), not only on mixes of them, costs that much on
-/// some texts (it was 3.5% when only mixes were in the corpus, and rows of one script were up to
-/// 4% under).
-pub const HIGHEST_RESPONSE_RATIO: f64 = 1.055;
+/// ([`RESPONSE_CATEGORIES`]): at most 6% over (fitted to 5.5%, and an estimate rounds up). An
+/// upper bound on rows of one script each (Japanese, Chinese, emoji-heavy French, ...), on
+/// columns of UUIDs, hashes and codes alone and on six more scripts, not only on mixes of them,
+/// costs that much on some texts (it was 3.5% when only mixes were in the corpus, and rows of
+/// one script were up to 4% under).
+pub const HIGHEST_RESPONSE_RATIO: f64 = 1.06;
 
-/// The highest allowed ratio estimate / exact on every other item (at most 21% over: the
+/// The highest allowed ratio estimate / exact on every other item (at most 25% over: the
 /// synthetic identifiers and word soups, which pay for the upper bound on rows of one script).
-pub const HIGHEST_RATIO: f64 = 1.21;
+pub const HIGHEST_RATIO: f64 = 1.25;
+
+/// The highest allowed ratio estimate / exact on columns of one kind of value (UUIDs, hashes,
+/// base64, codes, timestamps, URLs: `token_corpus/columns.rs`): at most 40% over. Each kind alone
+/// is the hardest case for an estimate that reads classes of characters (a SHA-256 hash is a
+/// token per 1.8 characters, a date one per 3), and an upper bound on all of them is far over
+/// on some.
+pub const HIGHEST_COLUMN_RATIO: f64 = 1.4;
+
+/// The category measured but not held to any bound: random letters (`token_corpus/columns.rs`
+/// says why). Its ratios are in the calibration table, for the reader to see the limit.
+pub const UNHELD_CATEGORY: &str = "random letters";
 
 /// The categories of the texts a fitted response is made of, held to [`HIGHEST_RESPONSE_RATIO`].
 pub const RESPONSE_CATEGORIES: [&str; 8] = [
@@ -762,17 +810,23 @@ impl Measured {
 
     /// The highest ratio allowed for this item's category.
     pub fn highest_ratio(&self) -> f64 {
-        if RESPONSE_CATEGORIES.contains(&self.item.category) {
-            HIGHEST_RESPONSE_RATIO
-        } else {
-            HIGHEST_RATIO
+        match self.item.category {
+            category if RESPONSE_CATEGORIES.contains(&category) => HIGHEST_RESPONSE_RATIO,
+            "columns" => HIGHEST_COLUMN_RATIO,
+            // Scripts without a class of their own are priced safely, not closely.
+            "other scripts" | UNHELD_CATEGORY => f64::INFINITY,
+            _ => HIGHEST_RATIO,
         }
     }
 
     /// Whether the estimate is within the bounds: at most [`LOWEST_RATIO`] under the exact count
     /// (or 2 tokens, for small items), and for an item
-    /// of at least [`MIN_TOKENS`], at most its category's highest ratio over it.
+    /// of at least [`MIN_TOKENS`], at most its category's highest ratio over it. Items of
+    /// [`UNHELD_CATEGORY`] are measured only.
     pub fn is_within(&self) -> bool {
+        if self.item.category == UNHELD_CATEGORY {
+            return true;
+        }
         let low_enough = self.ratio() >= LOWEST_RATIO || self.estimate + 2 >= self.exact;
         low_enough && (!self.is_sized() || self.ratio() <= self.highest_ratio())
     }

@@ -1,12 +1,14 @@
 //! The token estimate against the exact `o200k_base` count on the calibration corpus
-//! (`fusion_examples::token_corpus`): the estimate is at most 2.5% under the exact count, and every item
-//! of at least 200 exact tokens is at most 3.5% over it (the kinds of text a fitted response is
-//! made of) or 15% (the rest). An accuracy assertion, deterministic.
+//! (`fusion_examples::token_corpus`): the estimate is never under the exact count (random letters
+//! aside: measured, not held), and every item of at least 200 exact tokens is at most 6% over
+//! it (the kinds of text a fitted response is made of), 40% (columns of one kind of value: UUIDs,
+//! hashes, codes) or 25% (the rest; scripts without a class of their own have no bound above).
+//! An accuracy assertion, deterministic.
 //!
 //! `cargo test -p fusion-examples --features token-report --test token_calibration`
 
 use fusion_examples::token_corpus::{
-    self, HIGHEST_RATIO, HIGHEST_RESPONSE_RATIO, LOWEST_RATIO, MIN_TOKENS,
+    self, HIGHEST_COLUMN_RATIO, HIGHEST_RATIO, HIGHEST_RESPONSE_RATIO, LOWEST_RATIO, MIN_TOKENS,
 };
 use fusion_runtime::tokens::ExactCounter;
 
@@ -36,8 +38,9 @@ fn every_sized_corpus_item_is_within_the_bounds() {
         .collect();
     assert!(
         outside.is_empty(),
-        "estimates outside {LOWEST_RATIO}..{HIGHEST_RESPONSE_RATIO} (responses) or \
-         {LOWEST_RATIO}..{HIGHEST_RATIO} (the rest):\n{}",
+        "estimates outside {LOWEST_RATIO}..{HIGHEST_RESPONSE_RATIO} (responses), \
+         {LOWEST_RATIO}..{HIGHEST_COLUMN_RATIO} (columns) or {LOWEST_RATIO}..{HIGHEST_RATIO} \
+         (the rest):\n{}",
         outside.join("\n")
     );
 }

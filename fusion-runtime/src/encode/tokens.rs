@@ -235,10 +235,11 @@ const MARK: u8 = 4;
 const SPACE: u8 = 5;
 /// `\n` and `\r`.
 const NEWLINE: u8 = 6;
-/// An accented Latin letter (U+00C0–U+02FF: `é`, `ü`, `ñ`, `ł`).
+/// An accented Latin letter (U+00C0–U+02FF: `é`, `ü`, `ñ`, `ł`), or a letter of the other
+/// 2-byte scripts whose words take more tokens than Cyrillic ones: Greek, Armenian, Hebrew,
+/// Arabic, Syriac, Thaana, N'Ko.
 const ACCENTED: u8 = 7;
-/// A letter of another 2-byte script: Cyrillic, Greek, Armenian, Hebrew, Arabic (and the
-/// combining marks).
+/// A Cyrillic letter (U+0400–U+04FF), or a combining mark (U+0300–U+036F).
 const ALPHABETIC: u8 = 8;
 /// A 2- or 3-byte symbol: Latin-1 signs, typographic punctuation, arrows, CJK punctuation,
 /// variation selectors, full-width forms.
@@ -301,10 +302,12 @@ const fn classify_multibyte(lead: u8, second: u8) -> (u8, usize) {
     match lead {
         // U+0080–U+00BF: Latin-1 punctuation and symbols (no-break space, `©`, `«`, `°`).
         0xC2 => (SYMBOL, 2),
-        // U+00C0–U+02FF: accented Latin, IPA, spacing modifiers.
-        0xC3..=0xCB => (ACCENTED, 2),
-        // U+0300–U+07FF: combining marks, Greek, Cyrillic, Armenian, Hebrew, Arabic.
-        0xCC..=0xDF => (ALPHABETIC, 2),
+        // U+00C0–U+02FF: accented Latin, IPA, spacing modifiers; U+0370–U+03FF and
+        // U+0500–U+07FF: Greek, Armenian, Hebrew, Arabic, Syriac, Thaana, N'Ko (priced like
+        // accented letters: their words take more tokens than Cyrillic ones).
+        0xC3..=0xCB | 0xCE..=0xCF | 0xD4..=0xDF => (ACCENTED, 2),
+        // U+0300–U+036F: combining marks; U+0400–U+04FF: Cyrillic.
+        0xCC..=0xCD | 0xD0..=0xD3 => (ALPHABETIC, 2),
         // U+2000–U+2FFF: punctuation, arrows, math, box drawing, dingbats.
         0xE2 => (SYMBOL, 3),
         // U+3000–U+303F: CJK punctuation (`、`, `。`, `「`).

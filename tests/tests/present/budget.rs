@@ -76,16 +76,16 @@ fn v101_a_collection_keeps_the_longest_prefix_that_fits() {
     assert_blocks(
         &response,
         &[
-            "[\n  {\n    \"id\": 1,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 2,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": true\n  }\n]",
-            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 2 of 10 shown to stay within 200 tokens; use filters or `_select` to see others.\n</ui_passthrough>",
+            "[\n  {\n    \"id\": 1,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 2,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": true\n  },\n  {\n    \"id\": 3,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  }\n]",
+            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 3 of 10 shown to stay within 200 tokens; use filters or `_select` to see others.\n</ui_passthrough>",
             "<domain_rules>\n- Row 2 is flagged.\n</domain_rules>",
         ],
     );
     assert!(tokens(&response) <= room(200));
     assert!(exact(&response) <= 200);
     // One more item does not fit in the room of the budget (wire format §17.2).
-    let three = Row::present_all(&rows(10)[..3]).build().unwrap();
-    assert!(tokens(&three) + summary_tokens(3, 10, 200) > room(200));
+    let four = Row::present_all(&rows(10)[..4]).build().unwrap();
+    assert!(tokens(&four) + summary_tokens(4, 10, 200) > room(200));
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn v102_not_even_one_item_fits() {
     assert_eq!(
         response.blocks(),
         [
-            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item with the truncation summary takes about 87 tokens, more than fits a response budget of 20 tokens.</message>\n<recovery>Most of it is not the data (summary, UI, rules, suggestions), so a narrower `_select` will not help: tell the user that this answer does not fit the tool's response budget.</recovery>\n</tool_error>",
+            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item with the truncation summary takes about 86 tokens, more than fits a response budget of 20 tokens.</message>\n<recovery>Most of it is not the data (summary, UI, rules, suggestions), so a narrower `_select` will not help: tell the user that this answer does not fit the tool's response budget.</recovery>\n</tool_error>",
         ],
     );
 }
@@ -219,12 +219,12 @@ fn the_tool_set_budget_reaches_the_presentation_without_the_handler() {
         .tool(|_: ListRows, _: &Call| Row::present_all(&TEN_ROWS))
         .unwrap();
     let response = tools.call("list_rows", None);
-    assert_eq!(kept_ids(&response), [1, 2]);
+    assert_eq!(kept_ids(&response), [1, 2, 3]);
     let through_call = ToolSet::new()
         .max_tokens(200)
         .tool(|_: ListRows, call: &Call| call.present_all(&TEN_ROWS).build())
         .unwrap();
-    assert_eq!(kept_ids(&through_call.call("list_rows", None)), [1, 2]);
+    assert_eq!(kept_ids(&through_call.call("list_rows", None)), [1, 2, 3]);
 }
 
 static EXACT: LazyLock<ExactCounter> = LazyLock::new(|| ExactCounter::o200k().expect("o200k"));
@@ -322,6 +322,64 @@ proptest! {
                 .unwrap();
             prop_assert!(tokens(&more) + summary_tokens(kept + 1, count, budget) > room(budget));
         }
+    }
+}
+
+/// A value of one of the kinds an estimate that reads only classes of characters finds hardest
+/// (issue #20): UUIDs, hashes, base64, codes, digits, timestamps, URLs, and sentences of the
+/// scripts without a class of their own. A list of UUIDs alone was estimated at 0.75 of its
+/// exact count, of SHA-256 hashes at 0.55, of Greek at 0.8.
+fn hard_value() -> impl Strategy<Value = String> {
+    let sentences: Vec<&'static str> = fusion_examples::token_corpus::OTHER_SCRIPTS
+        .iter()
+        .flat_map(|script| script.iter().copied())
+        .collect();
+    prop_oneof![
+        "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}",
+        "[0-9a-f]{64}",
+        "[0-9a-f]{6,12}",
+        "[A-Za-z0-9+/]{20,44}={0,2}",
+        "[A-Za-z0-9]{8,16}",
+        "[0-9]{4,20}",
+        "20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z",
+        "https://cdn\\.example\\.com/[0-9a-f]{12}/[A-Za-z0-9]{10}\\?v=[0-9]{6}",
+        prop::sample::select(sentences).prop_map(str::to_owned),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Rows of such values, in JSON (pretty and compact) and TOON, with and without a
+    /// `_select`: the fitted response is never over the budget by the exact count.
+    #[test]
+    fn identifiers_and_other_scripts_stay_within_the_budget_by_the_exact_count(
+        values in prop::collection::vec(prop::collection::vec(hard_value(), 1..4), 0..80),
+        format in prop::sample::select(vec![
+            fusion_runtime::present::Format::Json,
+            fusion_runtime::present::Format::CompactJson,
+            fusion_runtime::present::Format::Toon,
+        ]),
+        select_note in any::<bool>(),
+        budget in 30usize..3_000,
+    ) {
+        let all: Vec<Row> = values
+            .iter()
+            .enumerate()
+            .map(|(index, note)| Row { id: u32::try_from(index).unwrap(), note: note.join(" "), flagged: index % 5 == 1 })
+            .collect();
+        let selection = if select_note { Selection::new(["id", "note"]) } else { Selection::default() };
+        let response = Row::present_all(&all)
+            .select(&selection)
+            .format(format)
+            .max_tokens(budget)
+            .build()
+            .unwrap();
+        if response.is_error() == Some(true) {
+            return Ok(());
+        }
+        prop_assert!(tokens(&response) <= room(budget));
+        prop_assert!(exact(&response) <= budget, "exact {} > {budget} (estimate {})", exact(&response), tokens(&response));
     }
 }
 

@@ -206,7 +206,8 @@ impl Measured {
     }
 }
 
-/// Where the longest prefix that fits probably ends, within the bracket: the other blocks are
+/// Where to probe next: one past where the longest prefix that fits probably ends, within the
+/// bracket (the search then probes the guess itself last). The other blocks are
 /// taken to grow along the line through the last two prefixes that made them (at first, to stay
 /// as they are with no item), and the data block is written on until it and they are over the
 /// room, so its tokens are counted, not guessed. `None` when the data block cannot be written
@@ -262,7 +263,10 @@ fn aim_prefix<T>(
             bad = middle;
         }
     }
-    Some(good)
+    // The item past the guess first, then the guess: the search usually ends on the guess, so
+    // the last prefix probed is the answer, whose other blocks are then at hand (probed the
+    // other way round, the answer's blocks are made a second time for the response).
+    Some(if good < highest { good + 1 } else { good })
 }
 
 /// The cut of a collection's smallest honest answer: one item and the summary (wire format §17.5).
