@@ -71,7 +71,17 @@ impl Table {
     /// Appends the header of a table of `rows` rows: `[N|]{names}:` (the delimiter shown when
     /// it is not a comma). It ends in `:` whatever the count.
     pub(crate) fn push_header(&self, out: &mut String, rows: usize) {
+        self.push_count(out, rows);
+        self.push_fields(out);
+    }
+
+    /// The header's first part, `[N|]`: all that depends on the count.
+    pub(crate) fn push_count(&self, out: &mut String, rows: usize) {
         quote::push_count(out, rows, false, self.delimiter);
+    }
+
+    /// The header's second part, `{names}:`: the same for any count.
+    pub(crate) fn push_fields(&self, out: &mut String) {
         out.push('{');
         for (i, name) in self.names.iter().enumerate() {
             if i > 0 {

@@ -163,10 +163,15 @@ impl<'a> TableRows<'a> {
         })
     }
 
-    /// Appends the header of a table of `rows` rows: `[N|]{names}:`, which ends in `:` whatever
-    /// the count.
-    pub(crate) fn push_header(&self, out: &mut String, rows: usize) {
-        self.table.push_header(out, rows);
+    /// Appends the first part of the header of a table of `rows` rows, `[N|]` (it ends in `]`
+    /// whatever the count); [`TableRows::push_fields`] appends the rest.
+    pub(crate) fn push_count(&self, out: &mut String, rows: usize) {
+        self.table.push_count(out, rows);
+    }
+
+    /// Appends the rest of a table's header, `{names}:`, the same for any count.
+    pub(crate) fn push_fields(&self, out: &mut String) {
+        self.table.push_fields(out);
     }
 
     /// Appends `item` as the next row, after its line break and indentation; `false` when it is

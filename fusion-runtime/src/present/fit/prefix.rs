@@ -246,6 +246,9 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
 /// after any header).
 pub(super) struct ToonPrefix<'m> {
     rows: TableRows<'m>,
+    /// The header after its count, `{names}:`, and its tally after the count's `]`.
+    fields: String,
+    fields_tally: TokenTally,
     members: Members<'m>,
     counted: Tallied,
     keep_value: bool,
@@ -257,18 +260,32 @@ impl<'m> ToonPrefix<'m> {
     pub(super) fn new<T: Model, Ctx: ?Sized>(shape: &Shape<'m, Ctx>) -> Option<Self> {
         let members = shape.mask.map_or(Members::Every, Members::Selected);
         let rows = TableRows::new::<T>(members, &ToonOptions::pipe())?;
+        let mut fields = String::new();
+        rows.push_fields(&mut fields);
+        let mut fields_tally = TokenTally::after("]");
+        fields_tally.push(&fields);
         Some(ToonPrefix {
             rows,
+            fields,
+            fields_tally,
             members,
             counted: Tallied::new(String::new(), TokenTally::after(":")),
             keep_value: shape.value,
         })
     }
 
+    /// The header of a table of `kept` rows: its count, then the fields.
     fn header(&self, kept: usize) -> String {
-        let mut header = String::with_capacity(64);
-        self.rows.push_header(&mut header, kept);
+        let mut header = self.count(kept);
+        header.push_str(&self.fields);
         header
+    }
+
+    /// The header's count, `[N|]`.
+    fn count(&self, kept: usize) -> String {
+        let mut count = String::with_capacity(self.fields.len() + 24);
+        self.rows.push_count(&mut count, kept);
+        count
     }
 }
 
@@ -287,8 +304,16 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
         Ok(true)
     }
 
+    /// The count's tally, then the fields' (counted once: only the count changes with the
+    /// prefix), then the rows'.
     fn tokens(&self, kept: usize) -> usize {
-        self.counted.tokens_after(&self.header(kept), kept)
+        if kept == 0 {
+            return estimate("[]");
+        }
+        let mut count = TokenTally::new();
+        count.push(&self.count(kept));
+        let (rows, _) = self.counted.at(kept);
+        count.then(self.fields_tally).then(rows).tokens()
     }
 
     /// The header, then the kept rows.
