@@ -8,6 +8,8 @@
 use super::engine::{Cut, Items, Presenter};
 #[cfg(feature = "budget")]
 use super::fit::fit;
+#[cfg(feature = "exact-tokens")]
+use super::fit::fit_exactly;
 #[cfg(feature = "budget")]
 use super::presentation::tightest;
 use super::presentation::{Fitted, Presentation, Shape};
@@ -77,6 +79,8 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
                 builder: shape.render(self.items, Cut::NONE, Cut::NONE)?.0,
                 too_large: None,
             },
+            #[cfg(feature = "exact-tokens")]
+            Some(budget) if self.exact => fit_exactly(&shape, self.items, budget)?,
             #[cfg(feature = "budget")]
             Some(budget) => fit(&shape, self.items, budget)?,
             #[cfg(not(feature = "budget"))]

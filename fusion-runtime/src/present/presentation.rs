@@ -27,6 +27,10 @@ pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
     /// The budget of the call, the tool or the tool set (wire format §17.1), the tightest one.
     #[cfg(feature = "budget")]
     pub(crate) max_tokens: Option<usize>,
+    /// Whether the budget is kept by the exact `o200k_base` count instead of the estimate
+    /// ([`Presentation::exact_tokens`]).
+    #[cfg(feature = "exact-tokens")]
+    pub(crate) exact: bool,
     /// Whether the data block's wire value is asked for besides its text (a structured
     /// action's `structuredContent`, a page's items): see [`Shape::value`].
     pub(crate) keep_value: bool,
@@ -44,6 +48,8 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         default_format: None,
         #[cfg(feature = "budget")]
         max_tokens: None,
+        #[cfg(feature = "exact-tokens")]
+        exact: false,
         keep_value: false,
         said: None,
     }
@@ -59,6 +65,8 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         default_format: None,
         #[cfg(feature = "budget")]
         max_tokens: None,
+        #[cfg(feature = "exact-tokens")]
+        exact: false,
         keep_value: false,
         said: None,
     }
@@ -96,6 +104,8 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             default_format: self.default_format,
             #[cfg(feature = "budget")]
             max_tokens: self.max_tokens,
+            #[cfg(feature = "exact-tokens")]
+            exact: self.exact,
             keep_value: self.keep_value,
             said: self.said,
         }
@@ -136,6 +146,45 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     #[cfg(feature = "budget")]
     pub fn max_tokens(self, max_tokens: usize) -> Self {
         self.within(Some(max_tokens))
+    }
+
+    /// Keeps the budget by the exact `o200k_base` count (feature `exact-tokens`) instead of the
+    /// estimate (wire format §17.2): the response is the longest cut whose blocks count at most
+    /// the budget exactly, with no room left free, whatever the text (the estimate can be far
+    /// under on ids of random letters, for one). Each cut the search tries is rendered whole and
+    /// counted by `tiktoken-rs`: milliseconds per try, hundreds of times the estimate's cost,
+    /// and the vocabulary is loaded on first use (tens of milliseconds). Without a budget it
+    /// changes nothing.
+    ///
+    /// ```
+    /// # #[cfg(feature = "derive")] {
+    /// use fusion_runtime::Presenter;
+    ///
+    /// #[derive(Presenter)]
+    /// struct Session {
+    ///     token: String,
+    /// }
+    ///
+    /// let sessions: Vec<Session> = (0..200)
+    ///     .map(|i| Session { token: format!("qzx{i}wvkjhgfpl") })
+    ///     .collect();
+    /// let response = Session::present_all(&sessions)
+    ///     .max_tokens(500)
+    ///     .exact_tokens()
+    ///     .build()?;
+    /// let exact = fusion_runtime::tokens::ExactCounter::o200k()?;
+    /// let counted: usize = response.blocks().iter().map(|block| {
+    ///     use fusion_runtime::tokens::TokenCounter;
+    ///     exact.count(block)
+    /// }).sum();
+    /// assert!(counted <= 500);
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "exact-tokens")]
+    pub fn exact_tokens(mut self) -> Self {
+        self.exact = true;
+        self
     }
 
     /// Presents for a lean tool (wire format §6.12) whose description says the static rules

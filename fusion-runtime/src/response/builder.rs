@@ -344,6 +344,23 @@ impl ResponseBuilder {
         )
     }
 
+    /// The tokens of every block as [`ResponseBuilder::build`] writes them, by the exact
+    /// `o200k_base` count (a budget kept exactly, `Presentation::exact_tokens`).
+    #[cfg(feature = "exact-tokens")]
+    pub(crate) fn exact_tokens(&self, exact: &tokens::ExactCounter) -> usize {
+        use tokens::TokenCounter;
+        let count = |text: &str| exact.count(text);
+        count(&self.data.text)
+            + blocks_counted(
+                &self.ui,
+                &self.embeds,
+                &self.hints,
+                &self.rules,
+                &self.suggestions,
+                &count,
+            )
+    }
+
     /// Writes every block, in the order of wire format §2.2, and returns the response.
     pub fn build(self) -> ToolResponse {
         let ResponseBuilder {
@@ -421,22 +438,36 @@ pub(crate) fn blocks_tokens(
     rules: &Rules,
     suggestions: &Suggestions,
 ) -> usize {
-    let ui: usize = ui.iter().map(|b| tokens::estimate(&b.render())).sum();
-    let embeds: usize = embeds.iter().map(|b| tokens::estimate(b.text())).sum();
+    blocks_counted(ui, embeds, hints, rules, suggestions, &tokens::estimate)
+}
+
+/// The blocks besides the data block, each as [`ResponseBuilder::build`] writes it, counted by
+/// `count`.
+#[cfg(feature = "budget")]
+fn blocks_counted(
+    ui: &[UiBlock],
+    embeds: &[EmbedBlock],
+    hints: &[String],
+    rules: &Rules,
+    suggestions: &Suggestions,
+    count: &dyn Fn(&str) -> usize,
+) -> usize {
+    let ui: usize = ui.iter().map(|b| count(&b.render())).sum();
+    let embeds: usize = embeds.iter().map(|b| count(b.text())).sum();
     let hints = if hints.is_empty() {
         0
     } else {
-        tokens::estimate(&list_block("llm_directives", hints))
+        count(&list_block("llm_directives", hints))
     };
     let rules = if rules.is_empty() {
         0
     } else {
-        tokens::estimate(&list_block("domain_rules", rules.written().iter()))
+        count(&list_block("domain_rules", rules.written().iter()))
     };
     let suggestions = if suggestions.is_empty() {
         0
     } else {
-        tokens::estimate(&suggestions_block(&suggestions.written()))
+        count(&suggestions_block(&suggestions.written()))
     };
     ui + embeds + hints + rules + suggestions
 }

@@ -46,6 +46,11 @@ fn tokens(response: &ToolResponse) -> usize {
 
 /// The estimated tokens of the budget's summary block for `shown` of `total` items.
 fn summary_tokens(shown: usize, total: usize, budget: usize) -> usize {
+    estimate(&summary_block(shown, total, budget))
+}
+
+/// The budget's summary block for `shown` of `total` items (wire format §17.3).
+fn summary_block(shown: usize, total: usize, budget: usize) -> String {
     let budget = budget.to_string();
     let grouped = if budget.len() > 3 {
         format!(
@@ -56,9 +61,9 @@ fn summary_tokens(shown: usize, total: usize, budget: usize) -> usize {
     } else {
         budget
     };
-    estimate(&format!(
+    format!(
         "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. {shown} of {total} shown to stay within {grouped} tokens; use filters or `_select` to see others.\n</ui_passthrough>"
-    ))
+    )
 }
 
 fn kept_ids(response: &ToolResponse) -> Vec<u64> {
@@ -380,6 +385,50 @@ proptest! {
         }
         prop_assert!(tokens(&response) <= room(budget));
         prop_assert!(exact(&response) <= budget, "exact {} > {budget} (estimate {})", exact(&response), tokens(&response));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// With `exact_tokens`, the budget is kept by the exact count on any text, random letters
+    /// too (which the estimate is far under on, wire format A.26): the response counts at most
+    /// the budget exactly, and one more item would not (the longest prefix, with no room left).
+    #[test]
+    fn an_exactly_counted_budget_holds_on_random_letters_and_keeps_the_longest_prefix(
+        notes in prop::collection::vec("[a-z]{6,24}|[A-Za-z0-9]{8,16}|[0-9a-f]{32}", 1..60),
+        format in prop::sample::select(vec![
+            fusion_runtime::present::Format::Json,
+            fusion_runtime::present::Format::Toon,
+        ]),
+        budget in 60usize..1_500,
+    ) {
+        let all: Vec<Row> = notes
+            .iter()
+            .enumerate()
+            .map(|(index, note)| Row { id: u32::try_from(index).unwrap(), note: note.clone(), flagged: index % 6 == 2 })
+            .collect();
+        let fit = |items: &[Row]| Row::present_all(items).format(format).max_tokens(budget).exact_tokens().build().unwrap();
+        let response = fit(&all);
+        if response.is_error() == Some(true) {
+            // Not even one item and the summary fit, by the exact count.
+            let one = Row::present_all(&all[..1]).format(format).build().unwrap();
+            prop_assert!(all.len() > 1 || exact(&one) > budget);
+            return Ok(());
+        }
+        prop_assert!(exact(&response) <= budget, "exact {} > {budget}", exact(&response));
+        let kept = response.blocks().iter().find_map(|block| {
+            let (_, rest) = block.split_once("Dataset truncated. ")?;
+            rest.split(' ').next()?.parse::<usize>().ok()
+        });
+        if let Some(kept) = kept {
+            // One more item does not fit: the blocks of kept + 1 items and the summary of them
+            // count over the budget exactly.
+            prop_assert!(kept < all.len());
+            let more = Row::present_all(&all[..=kept]).format(format).build().unwrap();
+            let summary = EXACT.count(&summary_block(kept + 1, all.len(), budget));
+            prop_assert!(exact(&more) + summary > budget, "{} + {summary} <= {budget}", exact(&more));
+        }
     }
 }
 

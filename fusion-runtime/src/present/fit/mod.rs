@@ -57,11 +57,11 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
                 None => collection(shape, all, budget, ToonListPrefix::new(shape))?,
             }
         }
-        Items::One(_) => return rendered(shape, items, budget),
+        Items::One(_) => return rendered(shape, items, budget, &Count::estimate(budget)),
     };
     match prefixed {
         Some(fitted) => Ok(fitted),
-        None => rendered(shape, items, budget),
+        None => rendered(shape, items, budget, &Count::estimate(budget)),
     }
 }
 
@@ -106,7 +106,12 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     if by_limit == 0 {
         // No item to keep or drop: the response is what it is.
         let (builder, _) = shape.render(Items::Many(all), Cut::NONE, Cut::NONE)?;
-        return Ok(Some(whole_or_too_large(builder, budget, false)));
+        return Ok(Some(whole_or_too_large(
+            builder,
+            budget,
+            false,
+            &Count::estimate(budget),
+        )));
     }
     let items = &all[..by_limit];
     let data = RefCell::new(data);
@@ -156,7 +161,8 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     };
     if kept == 0 {
         let (builder, _) = shape.render(Items::Many(all), smallest_cut(budget), Cut::NONE)?;
-        return Ok(Some(too_large(builder, budget, false)));
+        let tokens = tokens_of(&builder);
+        return Ok(Some(too_large(builder, budget, false, tokens)));
     }
     let data = data.into_inner().into_data(kept, all)?;
     Ok(Some(Fitted {
@@ -277,6 +283,48 @@ fn smallest_cut(budget: usize) -> Cut {
     }
 }
 
+/// How a fit counts a response's tokens, and how many it may reach.
+struct Count<'c> {
+    /// The most a fitted response may count.
+    room: usize,
+    /// The tokens of a response.
+    tokens: &'c dyn Fn(&ResponseBuilder) -> usize,
+}
+
+impl Count<'_> {
+    /// The estimate (wire format §17.2), within the room of `budget`.
+    fn estimate(budget: usize) -> Count<'static> {
+        Count {
+            room: room(budget),
+            tokens: &tokens_of,
+        }
+    }
+}
+
+/// The response of `items` fitted to `budget` tokens by the exact `o200k_base` count
+/// (`Presentation::exact_tokens`): every probe a full render, counted exactly, and no room left
+/// free. Should the vocabulary not load, the estimate keeps the budget instead.
+#[cfg(feature = "exact-tokens")]
+pub(crate) fn fit_exactly<T: Presenter<Ctx>, Ctx: ?Sized>(
+    shape: &Shape<'_, Ctx>,
+    items: Items<'_, T>,
+    budget: usize,
+) -> Result<Fitted, EncodeError> {
+    use crate::encode::tokens::ExactCounter;
+    static EXACT: std::sync::OnceLock<Option<ExactCounter>> = std::sync::OnceLock::new();
+    match EXACT.get_or_init(|| ExactCounter::o200k().ok()) {
+        Some(exact) => {
+            let tokens = |builder: &ResponseBuilder| builder.exact_tokens(exact);
+            let count = Count {
+                room: budget,
+                tokens: &tokens,
+            };
+            rendered(shape, items, budget, &count)
+        }
+        None => fit(shape, items, budget),
+    }
+}
+
 /// A single value (its embedded collections cut), or a collection whose data block cannot be
 /// grown item by item: the longest cut that fits, each probe a full render of that cut.
 ///
@@ -286,8 +334,9 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
     shape: &Shape<'_, Ctx>,
     items: Items<'_, T>,
     budget: usize,
+    count: &Count<'_>,
 ) -> Result<Fitted, EncodeError> {
-    let room = room(budget);
+    let room = count.room;
     let single = matches!(items, Items::One(_));
     let render = |cut: usize| {
         if single {
@@ -308,14 +357,14 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
         Items::Many(all) if all.is_empty() || T::AGENT_LIMIT == Some(0) => {
             // No item to keep or drop: the response is what it is.
             let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
-            return Ok(whole_or_too_large(builder, budget, false));
+            return Ok(whole_or_too_large(builder, budget, false, count));
         }
         // Cut L is the whole collection; the search probes it like any other.
         Items::Many(all) => Some(all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX))),
         Items::One(_) => {
             // Most single values fit whole: one render.
             let (whole, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
-            if tokens_of(&whole) <= room {
+            if (count.tokens)(&whole) <= room {
                 return Ok(Fitted {
                     builder: whole,
                     too_large: None,
@@ -333,7 +382,7 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
         |bracket| aim_rendered(bracket, room, single),
         |cut| {
             let (builder, by_budget) = render(cut)?;
-            let tokens = tokens_of(&builder);
+            let tokens = (count.tokens)(&builder);
             if tokens <= room {
                 kept = Some(builder);
             }
@@ -350,7 +399,8 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
         }),
         _ => {
             let (smallest, _) = render(1)?;
-            Ok(too_large(smallest, budget, single))
+            let tokens = (count.tokens)(&smallest);
+            Ok(too_large(smallest, budget, single, tokens))
         }
     }
 }
@@ -368,29 +418,36 @@ fn aim_rendered(bracket: &Bracket, room: usize, single: bool) -> Option<usize> {
 }
 
 /// The response as it is when it fits, or `RESPONSE_TOO_LARGE`.
-fn whole_or_too_large(builder: ResponseBuilder, budget: usize, single: bool) -> Fitted {
-    if tokens_of(&builder) <= room(budget) {
+fn whole_or_too_large(
+    builder: ResponseBuilder,
+    budget: usize,
+    single: bool,
+    count: &Count<'_>,
+) -> Fitted {
+    let tokens = (count.tokens)(&builder);
+    if tokens <= count.room {
         Fitted {
             builder,
             too_large: None,
         }
     } else {
-        too_large(builder, budget, single)
+        too_large(builder, budget, single, tokens)
     }
 }
 
 /// The answer when not even the smallest response fits: `RESPONSE_TOO_LARGE` (wire format §17.5),
-/// with the smallest response kept for [`Presentation::into_builder`](super::Presentation::into_builder).
-fn too_large(builder: ResponseBuilder, budget: usize, single: bool) -> Fitted {
-    let data = builder.data_tokens();
-    let tokens = data + builder.other_tokens();
+/// with the smallest response kept for [`Presentation::into_builder`](super::Presentation::into_builder);
+/// `tokens` is that response's count, as the fit counted it.
+fn too_large(builder: ResponseBuilder, budget: usize, single: bool, tokens: usize) -> Fitted {
+    // Whether the data is most of it, by the estimate (however the fit counted).
+    let data_is_most = builder.data_tokens() * 2 >= tokens_of(&builder);
     let smallest = if single {
         "The value with its embedded lists emptied"
     } else {
         "One item with the truncation summary"
     };
     // A narrower `_select` shrinks the data block only: offer it when that is what is large.
-    let recovery = if data * 2 >= tokens {
+    let recovery = if data_is_most {
         "Call again with a `_select` of fewer fields, or with filters that match smaller items."
     } else {
         "Most of it is not the data (summary, UI, rules, suggestions), so a narrower `_select` \
