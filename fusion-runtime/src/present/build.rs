@@ -103,6 +103,10 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> IntoToolResponse for Presentation<'_, T, Ct
     fn into_tool_response_within(self, asked: Asked) -> Result<ToolResponse, WrapError> {
         let mut presentation = self.within(asked.max_tokens);
         presentation.keep_value |= asked.structured;
+        #[cfg(feature = "exact-tokens")]
+        if asked.exact_tokens {
+            presentation = presentation.exact_tokens();
+        }
         Ok(presentation.build()?)
     }
 }

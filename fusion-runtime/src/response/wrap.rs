@@ -171,6 +171,10 @@ pub struct Asked {
     /// The action asks for `structuredContent` (wire format §11.2): the answer's data value is
     /// made (from the value, never read back from the text) for the tool layer to send.
     pub structured: bool,
+    /// The budget is kept by the exact `o200k_base` count
+    /// ([`ToolSet::exact_tokens`](crate::ToolSet::exact_tokens)).
+    #[cfg(feature = "exact-tokens")]
+    pub exact_tokens: bool,
 }
 
 #[cfg(feature = "tool")]
@@ -180,6 +184,8 @@ impl Asked {
         Asked {
             max_tokens,
             structured,
+            #[cfg(feature = "exact-tokens")]
+            exact_tokens: false,
         }
     }
 }

@@ -44,6 +44,9 @@ pub struct Call {
     pub(crate) presents: Arc<[Presented]>,
     /// The response budget of the tool and the tool set, the tighter one (wire format §17.1).
     pub(crate) max_tokens: Option<usize>,
+    /// The budget is kept by the exact count ([`ToolSet::exact_tokens`](crate::ToolSet::exact_tokens)).
+    #[cfg(feature = "exact-tokens")]
+    pub(crate) exact_tokens: bool,
     /// The tool's data block format ([`ToolSpec::format`](crate::tool::ToolSpec::format)).
     pub(crate) format: Option<Format>,
     /// The tool set's default format ([`ToolSet::format`](crate::ToolSet::format)).
@@ -83,6 +86,8 @@ impl Call {
             structured: false,
             presents: Arc::from([]),
             max_tokens: None,
+            #[cfg(feature = "exact-tokens")]
+            exact_tokens: false,
             format: None,
             default_format: None,
             asking: Arc::default(),
@@ -298,8 +303,22 @@ impl Call {
         self.shaped(present_all(items))
     }
 
+    /// What this call asks of the handler's answer: its budget, how the budget is counted, and
+    /// whether the data value is wanted.
+    fn asked(&self) -> Asked {
+        Asked {
+            #[cfg(feature = "exact-tokens")]
+            exact_tokens: self.exact_tokens,
+            ..Asked::new(self.max_tokens, self.structured)
+        }
+    }
+
     fn shaped<'a, T>(&'a self, presentation: Presentation<'a, T>) -> Presentation<'a, T> {
         let mut presentation = presentation.select(&self.selection).within(self.max_tokens);
+        #[cfg(feature = "exact-tokens")]
+        if self.exact_tokens {
+            presentation = presentation.exact_tokens();
+        }
         // A structured action's data value becomes `structuredContent`: made from the value.
         presentation.keep_value = self.structured;
         if let Some(format) = self.format {
@@ -328,7 +347,7 @@ impl Call {
         // The handler's state is not observed again after a panic (the call just fails), so
         // asserting unwind safety cannot expose a broken invariant to this code.
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            handler().into_tool_response_within(Asked::new(self.max_tokens, self.structured))
+            handler().into_tool_response_within(self.asked())
         }));
         self.finish(report, outcome)
     }
@@ -384,7 +403,7 @@ impl Call {
             // The conversion runs inside the guarded future: a panicking `Serialize` impl or
             // presenter callback is caught like a panic of the handler itself.
             Ok(future) => {
-                let asked = Asked::new(self.max_tokens, self.structured);
+                let asked = self.asked();
                 CatchUnwind::new(async move {
                     (future.await.into_answer()).into_tool_response_within(asked)
                 })
@@ -626,73 +645,4 @@ pub fn report_to_stderr(failure: &InternalFailure<'_>) {
 }
 
 #[cfg(test)]
-mod asking_tests {
-    use super::*;
-    use serde_json::json;
-
-    #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
-    struct Choice {
-        format: String,
-    }
-
-    fn call(elicitation: bool, answers: &[(&str, Value)]) -> Call {
-        Call::new("billing", Some("export".to_owned()), Selection::default()).with_asking(Asking {
-            elicitation,
-            sampling: false,
-            answers: answers
-                .iter()
-                .map(|(key, value)| ((*key).to_owned(), value.clone()))
-                .collect(),
-        })
-    }
-
-    #[test]
-    fn confirm_asks_then_goes_on_or_stops() {
-        assert!(
-            call(false, &[]).confirm("Sure?").is_none(),
-            "cannot ask: goes on"
-        );
-        let asked = call(true, &[]).confirm("Sure?").expect("asks");
-        assert_eq!(
-            asked
-                .asks()
-                .map(|asks| asks.keys().cloned().collect::<Vec<_>>()),
-            Some(vec!["confirm".to_owned()])
-        );
-        let yes = json!({"action": "accept", "content": {"confirm": true}});
-        assert!(call(true, &[("confirm", yes)]).confirm("Sure?").is_none());
-        let no = json!({"action": "decline"});
-        let stopped = call(true, &[("confirm", no)])
-            .confirm("Sure?")
-            .expect("stops");
-        assert!(
-            stopped.text().contains("NOT_CONFIRMED"),
-            "{}",
-            stopped.text()
-        );
-        assert!(stopped.asks().is_none());
-    }
-
-    #[test]
-    fn form_asks_with_the_schema_and_reads_the_answer() {
-        let Err(asked) = call(true, &[]).form::<Choice>("choice", "Which format?") else {
-            panic!("asks");
-        };
-        let Some(Ask::Form { schema, .. }) = asked.asks().and_then(|asks| asks.get("choice"))
-        else {
-            panic!("a form");
-        };
-        assert_eq!(schema["properties"]["format"]["type"], json!("string"));
-        let answer = json!({"action": "accept", "content": {"format": "csv"}});
-        let read = call(true, &[("choice", answer)]).form::<Choice>("choice", "Which format?");
-        assert!(
-            matches!(&read, Ok(choice) if choice.format == "csv"),
-            "{:?}",
-            read.err().map(|response| response.text())
-        );
-        let Err(unavailable) = call(false, &[]).form::<Choice>("choice", "Which format?") else {
-            panic!("cannot ask");
-        };
-        assert!(unavailable.text().contains("INPUT_UNAVAILABLE"));
-    }
-}
+mod asking_tests;

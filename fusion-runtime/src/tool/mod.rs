@@ -72,6 +72,7 @@
 
 mod actions;
 mod args;
+mod block_on;
 pub(crate) mod call;
 mod definition;
 mod definition_error;

@@ -90,6 +90,8 @@ impl ToolDefinition {
             structured: action.structured,
             presents: action.presents.clone(),
             max_tokens: self.max_tokens,
+            #[cfg(feature = "exact-tokens")]
+            exact_tokens: false,
             format: self.format,
             // A lean tool's data blocks are compact unless a format is chosen (wire format §6.12).
             default_format: self.lean.then_some(crate::response::Format::CompactJson),

@@ -1,17 +1,16 @@
 //! The tools of a server with their handlers (wire format §13.8: tool name, discriminator, validation,
-//! handler, presentation), and the small executor that answers an asynchronous handler on the
-//! calling thread.
+//! handler, presentation).
 
 use std::fmt;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
 
 use serde_json::Value;
 
 use super::args::read_tool;
+use super::block_on::block_on;
 use super::call::{Call, InternalFailure, report_to_stderr};
 use super::definition::{ToolDefinition, input_schema_of};
 use super::definition_error::DefinitionError;
@@ -20,38 +19,6 @@ use super::handler_result::ToolResult;
 use super::input::Tool;
 use super::targets::{self, Resolution, resolve};
 use crate::response::{Format, ToolError, ToolResponse};
-
-/// Wakes a thread parked in [`block_on`].
-struct ThreadWaker(std::thread::Thread);
-
-impl Wake for ThreadWaker {
-    fn wake(self: Arc<Self>) {
-        self.0.unpark();
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
-        self.0.unpark();
-    }
-}
-
-/// Runs `future` to completion on this thread, parking it while the future is pending.
-///
-/// Enough for futures woken by other threads (channels, thread pools, timers of a runtime that
-/// runs elsewhere); a future that needs *this* thread to drive a runtime (a current-thread
-/// Tokio runtime's timers or sockets) never completes here: await [`ToolSet::call_async`] on
-/// that runtime instead.
-fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = std::pin::pin!(future);
-    let waker = Waker::from(Arc::new(ThreadWaker(std::thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
-            return output;
-        }
-        // A spurious return from `park` only costs one more poll.
-        std::thread::park();
-    }
-}
 
 /// The definition of `T` answered by a handler whose return type declares the output `returned`
 /// (a [`Structured`](crate::Structured) type's name and schema): that type's schema is the
@@ -184,6 +151,9 @@ pub struct ToolSet<S = ()> {
     state: Arc<S>,
     /// The response budget of every tool (wire format §17.1).
     max_tokens: Option<usize>,
+    /// Whether every budget is kept by the exact count ([`ToolSet::exact_tokens`]).
+    #[cfg(feature = "exact-tokens")]
+    exact_tokens: bool,
     /// The data block format of every tool's presentations, unless chosen closer (wire format §2.4).
     format: Option<Format>,
     /// Whether every tool is lean (wire format §6.12).
@@ -256,6 +226,8 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
             reporter: Arc::new(report_to_stderr),
             state,
             max_tokens: None,
+            #[cfg(feature = "exact-tokens")]
+            exact_tokens: false,
             format: None,
             lean: false,
             listing_cache: ListingCache::default(),
@@ -293,6 +265,17 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     #[must_use]
     pub fn max_tokens(mut self, max_tokens: usize) -> Self {
         self.max_tokens = Some(max_tokens);
+        self
+    }
+
+    /// Keeps every budget of every tool by the exact `o200k_base` count instead of the estimate
+    /// (feature `exact-tokens`; [`Presentation::exact_tokens`](crate::present::Presentation::exact_tokens)
+    /// says what it costs): for tools whose answers hold text the estimate is far under on,
+    /// such as ids of random letters. Without a budget it changes nothing.
+    #[cfg(feature = "exact-tokens")]
+    #[must_use]
+    pub fn exact_tokens(mut self) -> Self {
+        self.exact_tokens = true;
         self
     }
 
@@ -653,6 +636,8 @@ impl<S> ToolSet<S> {
             reporter: self.reporter,
             state: Arc::new(()),
             max_tokens: self.max_tokens,
+            #[cfg(feature = "exact-tokens")]
+            exact_tokens: self.exact_tokens,
             format: self.format,
             lean: self.lean,
             listing_cache: self.listing_cache,
@@ -684,9 +669,14 @@ impl<S> ToolSet<S> {
         let format = call.format;
         // A lean tool's data blocks are compact unless a format is chosen (wire format §6.12).
         let lean = entry.definition.is_lean().then_some(Format::CompactJson);
-        let call = call
+        #[cfg_attr(not(feature = "exact-tokens"), allow(unused_mut))]
+        let mut call = call
             .with_max_tokens(budget)
             .with_formats(format, self.format.or(lean));
+        #[cfg(feature = "exact-tokens")]
+        {
+            call.exact_tokens = self.exact_tokens;
+        }
         Ok((entry, arguments, call))
     }
 }

@@ -432,6 +432,55 @@ proptest! {
     }
 }
 
+/// Rows whose notes are random letters, which the estimate is far under on (wire format A.26).
+fn random_letter_rows(count: u32) -> Vec<Row> {
+    let mut seed: u64 = 0x5EED;
+    (0..count)
+        .map(|id| {
+            let note = (0..14)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    char::from(b'a' + u8::try_from(seed % 26).unwrap())
+                })
+                .collect();
+            Row {
+                id,
+                note,
+                flagged: false,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_tool_set_that_counts_exactly_keeps_every_tools_budget_by_the_exact_count() {
+    static ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| random_letter_rows(400));
+    let set = |exact: bool| {
+        let set = ToolSet::new().max_tokens(1_000);
+        let set = if exact { set.exact_tokens() } else { set };
+        set.tool(|_: ListRows, _: &Call| Row::present_all(&ROWS))
+            .unwrap()
+            .tool(|_: ListFewRows, call: &Call| call.present_all(&ROWS).build())
+            .unwrap()
+    };
+    // A handler's presentation (the tool set's budget) and one through `Call::present_all`
+    // (the tool's own, tighter budget): both kept by the exact count.
+    for (tool, budget) in [("list_rows", 1_000), ("list_few_rows", 150)] {
+        let exactly = set(true).call(tool, None);
+        assert!(
+            exact(&exactly) <= budget,
+            "{tool}: exact {} > {budget}",
+            exact(&exactly)
+        );
+        assert!(!kept_ids(&exactly).is_empty());
+    }
+    // By the estimate, these rows go over the budget: what the switch is for.
+    let by_estimate = set(false).call("list_rows", None);
+    assert!(exact(&by_estimate) > 1_000, "exact {}", exact(&by_estimate));
+}
+
 /// Ten rows, for handlers that present a collection they do not own.
 static TEN_ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| rows(10));
 
