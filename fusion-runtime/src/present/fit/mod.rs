@@ -19,7 +19,9 @@
 //! A TOON collection whose first item could be a table row but a later one is not (so whether a
 //! prefix is a table depends on where it ends), and a single value, are probed by full renders
 //! of the candidate: a single value's embedded collections are only reachable through its
-//! serializer.
+//! serializer. So is every presentation whose budget is kept by the exact count (`fit_exactly`,
+//! feature `exact-tokens`): the same search, each probe counted by the tokenizer, the room the
+//! whole budget.
 //!
 //! [`ItemParts`]: super::engine::ItemParts
 
