@@ -44,9 +44,11 @@
 //! and at most 25% over on the rest, but for Hindi and Thai (priced as ideographs: safe, up to
 //! 2.5 times over). Text unlike the corpus can fall outside: random word soups in JSON rows were
 //! found up to 4% under at a few hundred tokens (a fit's room keeps 2⌈√B⌉ + 4 tokens free for
-//! that), and random letters that spell no word (lower-case ids, say) are far under, up to 42%
-//! (no estimate that reads only classes of characters tells them from words; they are measured,
-//! not held). Scripts outside the corpus are priced like the nearest class.
+//! that), and random letters that spell no word are far under: lower-case ids up to 42%,
+//! characters drawn at random in other scripts down to a quarter of their count (no estimate
+//! that reads only classes of characters tells them from words; they are measured, not held,
+//! and `Presentation::exact_tokens` keeps a budget on them). Scripts outside the corpus are
+//! priced like the nearest class.
 //!
 //! # Adding parts
 //!
