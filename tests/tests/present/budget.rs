@@ -232,6 +232,27 @@ fn the_tool_set_budget_reaches_the_presentation_without_the_handler() {
     assert_eq!(kept_ids(&through_call.call("list_rows", None)), [1, 2, 3]);
 }
 
+/// Rows numbered from 0 with these notes, every `flag_every`th flagged (its rule fires).
+fn noted_rows(notes: impl Iterator<Item = String>, flag_every: usize) -> Vec<Row> {
+    notes
+        .enumerate()
+        .map(|(index, note)| Row {
+            id: u32::try_from(index).unwrap(),
+            note,
+            flagged: index % flag_every == 1,
+        })
+        .collect()
+}
+
+/// A `_select` of the id and the note, or none.
+fn note_selection(select_note: bool) -> Selection {
+    if select_note {
+        Selection::new(["id", "note"])
+    } else {
+        Selection::default()
+    }
+}
+
 static EXACT: LazyLock<ExactCounter> = LazyLock::new(|| ExactCounter::o200k().expect("o200k"));
 
 /// The exact count of a response: the sum over its text blocks.
@@ -259,12 +280,8 @@ proptest! {
         select_note in any::<bool>(),
         budget in 30usize..2_000,
     ) {
-        let all: Vec<Row> = notes
-            .iter()
-            .enumerate()
-            .map(|(index, note)| Row { id: u32::try_from(index).unwrap(), note: note.join(" "), flagged: index % 7 == 3 })
-            .collect();
-        let selection = if select_note { Selection::new(["id", "note"]) } else { Selection::default() };
+        let all = noted_rows(notes.iter().map(|words| words.join(" ")), 7);
+        let selection = note_selection(select_note);
         let response = Row::present_all(&all).select(&selection).max_tokens(budget).build().unwrap();
         if response.is_error() == Some(true) {
             prop_assert!(response.blocks()[0].starts_with("<tool_error code=\"RESPONSE_TOO_LARGE\""));
@@ -368,12 +385,8 @@ proptest! {
         select_note in any::<bool>(),
         budget in 30usize..3_000,
     ) {
-        let all: Vec<Row> = values
-            .iter()
-            .enumerate()
-            .map(|(index, note)| Row { id: u32::try_from(index).unwrap(), note: note.join(" "), flagged: index % 5 == 1 })
-            .collect();
-        let selection = if select_note { Selection::new(["id", "note"]) } else { Selection::default() };
+        let all = noted_rows(values.iter().map(|words| words.join(" ")), 5);
+        let selection = note_selection(select_note);
         let response = Row::present_all(&all)
             .select(&selection)
             .format(format)
@@ -403,11 +416,7 @@ proptest! {
         ]),
         budget in 60usize..1_500,
     ) {
-        let all: Vec<Row> = notes
-            .iter()
-            .enumerate()
-            .map(|(index, note)| Row { id: u32::try_from(index).unwrap(), note: note.clone(), flagged: index % 6 == 2 })
-            .collect();
+        let all = noted_rows(notes.iter().cloned(), 6);
         let fit = |items: &[Row]| Row::present_all(items).format(format).max_tokens(budget).exact_tokens().build().unwrap();
         let response = fit(&all);
         if response.is_error() == Some(true) {
