@@ -246,32 +246,32 @@ fn envelope_text(
                 out.push_str(&value);
             }
         }
-        Format::CompactJson => {
-            out.push('{');
+        Format::Json | Format::CompactJson | Format::Text => {
+            // The same members either way; only the layout's separators differ (§3, §3.8).
+            let compact = format == Format::CompactJson;
+            let (open, next, colon, close) = if compact {
+                ("{", ",", ":", "}")
+            } else {
+                ("{\n  ", ",\n  ", ": ", "\n}")
+            };
+            out.push_str(open);
             out.push_str(&json::to_string(items_key)?);
-            out.push(':');
-            out.push_str(items);
+            out.push_str(colon);
+            if compact {
+                out.push_str(items);
+            } else {
+                // JSON text holds no raw line break inside a string, so every one starts a line.
+                out.push_str(&items.replace('\n', "\n  "));
+            }
             for (key, value) in members {
-                out.push_str(",\"");
+                out.push_str(next);
+                out.push('"');
                 out.push_str(key);
-                out.push_str("\":");
+                out.push('"');
+                out.push_str(colon);
                 out.push_str(&value);
             }
-            out.push('}');
-        }
-        Format::Json | Format::Text => {
-            out.push_str("{\n  ");
-            out.push_str(&json::to_string(items_key)?);
-            out.push_str(": ");
-            // JSON text holds no raw line break inside a string, so every one starts a line.
-            out.push_str(&items.replace('\n', "\n  "));
-            for (key, value) in members {
-                out.push_str(",\n  \"");
-                out.push_str(key);
-                out.push_str("\": ");
-                out.push_str(&value);
-            }
-            out.push_str("\n}");
+            out.push_str(close);
         }
     }
     Ok(out)

@@ -264,6 +264,19 @@ fn exact(response: &ToolResponse) -> usize {
         .sum()
 }
 
+/// A fitted response's estimate is within the room (wire format §17.2), and its exact count
+/// within the budget.
+fn within_budget(response: &ToolResponse, budget: usize) -> Result<(), TestCaseError> {
+    let estimated = tokens(response);
+    prop_assert!(estimated <= room(budget), "{estimated} > room of {budget}");
+    prop_assert!(
+        exact(response) <= budget,
+        "exact {} > {budget} (estimate {estimated})",
+        exact(response)
+    );
+    Ok(())
+}
+
 /// Words of billing notes, with the non-ASCII text the estimate is calibrated on (the corpus's
 /// word soups are made of the same).
 const WORDS: &[&str] = fusion_examples::token_corpus::NOTE_WORDS;
@@ -291,13 +304,11 @@ proptest! {
             prop_assert!(tokens(&one) + summary > room(budget));
             return Ok(());
         }
-        let estimated = tokens(&response);
-        prop_assert!(estimated <= room(budget), "{estimated} > room of {budget}");
         // The estimate is an upper bound of the exact count on its corpus, and a fit leaves
         // 2⌈√B⌉ + 4 tokens free for the spread of text like it but not in it (such word soups
         // were found up to 8% under at a few hundred tokens): the exact count is within the
         // budget too (wire format §17.2).
-        prop_assert!(exact(&response) <= budget, "exact {} > {budget} (estimate {estimated})", exact(&response));
+        within_budget(&response, budget)?;
         let kept = kept_ids(&response);
         let expected: Vec<u64> = (0..kept.len() as u64).collect();
         prop_assert_eq!(&kept, &expected);
@@ -328,8 +339,7 @@ proptest! {
         if response.is_error() == Some(true) {
             return Ok(());
         }
-        prop_assert!(tokens(&response) <= room(budget));
-        prop_assert!(exact(&response) <= budget, "exact {} > {budget}", exact(&response));
+        within_budget(&response, budget)?;
         let decoded: serde_json::Value = toon_format::decode(&response.blocks()[0], &toon_format::DecodeOptions::new()).unwrap();
         let kept = decoded.as_array().map_or(0, Vec::len);
         prop_assert!(kept <= count);
@@ -396,8 +406,7 @@ proptest! {
         if response.is_error() == Some(true) {
             return Ok(());
         }
-        prop_assert!(tokens(&response) <= room(budget));
-        prop_assert!(exact(&response) <= budget, "exact {} > {budget} (estimate {})", exact(&response), tokens(&response));
+        within_budget(&response, budget)?;
     }
 }
 

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use super::forwards_as_is;
+use super::{MESSAGE, PARAMS, forwards_as_is};
 use crate::adapters::rmcp::classify::{BodyVerdict, sort_body};
 
 /// The short way never decides otherwise than the long way.
@@ -167,7 +167,17 @@ fn member(name: &'static str, good: &'static [&'static str]) -> BoxedStrategy<Ve
 }
 
 /// Members of any name and value besides the expected ones, some named like them.
-fn others(names: &'static [&'static str]) -> BoxedStrategy<Vec<String>> {
+/// The members the reader knows, and `others` times a member it does not (drawn that much more
+/// often).
+fn known_and_other(known: &[&'static str], others: usize) -> Vec<&'static str> {
+    known
+        .iter()
+        .copied()
+        .chain(std::iter::repeat_n("other", others))
+        .collect()
+}
+
+fn others(names: Vec<&'static str>) -> BoxedStrategy<Vec<String>> {
     prop::collection::vec((prop::sample::select(names), value()), 0..3)
         .prop_map(|members| {
             members
@@ -190,7 +200,7 @@ fn object(members: Vec<BoxedStrategy<Vec<String>>>) -> BoxedStrategy<String> {
 fn params() -> BoxedStrategy<String> {
     let arguments = prop_oneof![
         1 => value(),
-        4 => object(vec![others(&["a", "b", "$serde_json::private::RawValue"])]),
+        4 => object(vec![others(vec!["a", "b", "$serde_json::private::RawValue"])]),
     ];
     let arguments = prop_oneof![
         4 => (Just("arguments"), arguments)
@@ -200,24 +210,7 @@ fn params() -> BoxedStrategy<String> {
     let plain = object(vec![
         member("name", &["\"billing\"", "\"b\\u0069\""]),
         arguments.boxed(),
-        others(&[
-            "name",
-            "arguments",
-            "_meta",
-            "inputResponses",
-            "requestState",
-            "task",
-            "other",
-            "other",
-            "other",
-            "other",
-            "other",
-            "other",
-            "other",
-            "other",
-            "other",
-            "other",
-        ]),
+        others(known_and_other(&PARAMS, 10)),
     ]);
     prop_oneof![14 => plain, 1 => value()].boxed()
 }
@@ -230,10 +223,7 @@ fn message() -> BoxedStrategy<String> {
         (Just("params"), params())
             .prop_map(|(name, value)| vec![format!("\"{name}\":{value}")])
             .boxed(),
-        others(&[
-            "id", "jsonrpc", "method", "params", "result", "error", "other", "other", "other",
-            "other", "other", "other", "other", "other", "other", "other", "other", "other",
-        ]),
+        others(known_and_other(&MESSAGE, 12)),
     ])
 }
 

@@ -442,7 +442,7 @@ fn whole_or_too_large(
 /// `tokens` is that response's count, as the fit counted it.
 fn too_large(builder: ResponseBuilder, budget: usize, single: bool, tokens: usize) -> Fitted {
     // Whether the data is most of it, by the estimate (however the fit counted).
-    let data_is_most = builder.data_tokens() * 2 >= tokens_of(&builder);
+    let data_is_most = builder.data_tokens() >= builder.other_tokens();
     let smallest = if single {
         "The value with its embedded lists emptied"
     } else {

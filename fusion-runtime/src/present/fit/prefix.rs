@@ -283,7 +283,7 @@ impl<'m> ToonPrefix<'m> {
 
     /// The header's count, `[N|]`.
     fn count(&self, kept: usize) -> String {
-        let mut count = String::with_capacity(self.fields.len() + 24);
+        let mut count = String::with_capacity(24);
         self.rows.push_count(&mut count, kept);
         count
     }
