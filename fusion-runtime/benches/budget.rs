@@ -12,7 +12,9 @@
 //! `cargo bench -p fusion-runtime --bench budget` times each bench on its own (divan);
 //! `cargo bench -p fusion-runtime --bench budget -- --ratio` times each fit and the render of what
 //! it keeps in turn and prints the median ratio, the figure PERFORMANCE.md ("Fitting to a
-//! budget") records. Not a timed test: nothing here asserts a duration.
+//! budget") records; `-- --ratio --only CASE --profile fit` (or `render`) runs one side of the
+//! cases named CASE for two seconds each, for a profiler. Not a timed test: nothing here asserts
+//! a duration.
 
 use std::sync::LazyLock;
 
@@ -136,6 +138,25 @@ fn ratios() {
                 .is_none_or(|only| case.0.contains(only.as_str()))
         })
         .collect();
+    // `-- --ratio --only CASE --profile fit|render`: that side of the cases alone, for two
+    // seconds each, so that a profiler sees one side only.
+    if let Some(side) = args
+        .iter()
+        .position(|arg| arg == "--profile")
+        .and_then(|at| args.get(at + 1))
+    {
+        for (name, _, fit, render) in &cases {
+            let run = if side == "render" { render } else { fit };
+            let start = std::time::Instant::now();
+            let mut runs = 0u64;
+            while start.elapsed() < std::time::Duration::from_secs(2) {
+                run();
+                runs += 1;
+            }
+            println!("{name}: {side} {runs} times");
+        }
+        return;
+    }
     for (name, kept, fit, render) in &cases {
         let mut rounds: Vec<(f64, std::time::Duration, std::time::Duration)> = (0..ROUNDS)
             .map(|_| {

@@ -143,6 +143,10 @@ impl TokenTally {
     pub fn push(&mut self, text: &str) {
         let at = self.push_blocks(text);
         if at < text.len() {
+            #[cfg(target_arch = "x86_64")]
+            if simd::push_tail(self, text.as_bytes(), at) {
+                return;
+            }
             self.push_scalar(text.as_bytes(), at, text.len());
         }
     }

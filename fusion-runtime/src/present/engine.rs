@@ -606,19 +606,42 @@ fn truncation_summary(shown: usize, hidden: usize) -> UiBlock {
 fn budget_summary(shown: usize, total: usize, budget: usize) -> UiBlock {
     ui::summary(format!(
         "\u{26A0}\u{FE0F} Dataset truncated. {shown} of {total} shown to stay within {} tokens; use filters or `_select` to see others.",
-        thousands(budget)
+        Thousands(budget)
     ))
 }
 
-/// `n` with a comma between groups of three digits (`25,000`).
-pub(crate) fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            out.push(',');
+/// `n` with a comma between groups of three digits (`25,000`), written where it is displayed
+/// (a budget summary is made for every prefix a fit probes: no string of its own).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Thousands(pub(crate) usize);
+
+impl std::fmt::Display for Thousands {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The digits, most significant first, in a buffer that holds any `usize`'s.
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        let mut n = self.0;
+        loop {
+            start -= 1;
+            // A decimal digit: below 10, a valid `u8`.
+            digits[start] = b'0' + u8::try_from(n % 10).unwrap_or(0);
+            n /= 10;
+            if n == 0 {
+                break;
+            }
         }
-        out.push(digit);
+        let digits = &digits[start..];
+        // The first group is what is left over from groups of three.
+        let first = match digits.len() % 3 {
+            0 => 3,
+            other => other,
+        };
+        let (head, rest) = digits.split_at(first);
+        out.write_str(std::str::from_utf8(head).unwrap_or_default())?;
+        for group in rest.chunks(3) {
+            out.write_str(",")?;
+            out.write_str(std::str::from_utf8(group).unwrap_or_default())?;
+        }
+        Ok(())
     }
-    out
 }

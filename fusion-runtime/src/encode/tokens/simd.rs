@@ -7,6 +7,8 @@
 //!   summed in vector registers, about a dozen instructions a plain block; a block with anything
 //!   else (multi-byte characters of every script, control characters) is counted at once too,
 //!   in about forty;
+//!   The text's last bytes, fewer than a block, are counted the same way in one masked block
+//!   ([`vbmi::push_tail`]);
 //! - [`avx2`]: the classes by range comparisons, the weights by 16-entry byte lookups, about
 //!   seventy instructions a plain block; a block with anything else is counted one character at
 //!   a time.
@@ -58,6 +60,21 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     }
 }
 
+/// Adds the text's last bytes from `at` (fewer than a block, at least one) to `tally` in one
+/// block's work and says so (`true`); `false` without AVX-512 VBMI, whose masked loads this
+/// needs (the caller then counts them one character at a time).
+#[inline]
+pub(super) fn push_tail(tally: &mut TokenTally, bytes: &[u8], at: usize) -> bool {
+    if std::is_x86_feature_detected!("avx512vbmi") && std::is_x86_feature_detected!("avx512bw") {
+        // SAFETY: the CPU has AVX-512BW and VBMI (checked above), all that
+        // `vbmi::push_tail` requires.
+        unsafe { vbmi::push_tail(tally, bytes, at) };
+        true
+    } else {
+        false
+    }
+}
+
 /// The tally after `bytes` by each block path this CPU has, for tests: each must count as
 /// every character does.
 #[cfg(test)]
@@ -73,6 +90,15 @@ pub(super) fn push_by_each_path(tally: TokenTally, bytes: &[u8]) -> Vec<TokenTal
         // SAFETY: the CPU has AVX-512BW and VBMI (checked above).
         let at = unsafe { vbmi::push(&mut wide, bytes, end) };
         finish(wide, at);
+        // And the text's last bytes in one masked block, as `TokenTally::push` counts them.
+        let mut tailed = tally;
+        // SAFETY: as above.
+        let at = unsafe { vbmi::push(&mut tailed, bytes, end) };
+        if at < bytes.len() {
+            // SAFETY: as above.
+            unsafe { vbmi::push_tail(&mut tailed, bytes, at) };
+        }
+        finish(tailed, bytes.len());
     }
     if std::is_x86_feature_detected!("avx2") {
         let mut narrow = tally;

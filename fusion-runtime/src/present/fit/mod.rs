@@ -34,7 +34,7 @@ mod search;
 use self::parts::PrefixParts;
 use self::prefix::{DataPrefix, JsonPrefix, ToonListPrefix, ToonPrefix};
 use self::search::{Bracket, Probe, aim_line, longest_fitting};
-use super::engine::{Cut, Items, Presenter, thousands};
+use super::engine::{Cut, Items, Presenter, Thousands};
 use super::presentation::{Fitted, Shape};
 use crate::encode::EncodeError;
 use crate::response::{Format, ResponseBuilder, ToolError};
@@ -459,8 +459,8 @@ fn too_large(builder: ResponseBuilder, budget: usize, single: bool, tokens: usiz
         "RESPONSE_TOO_LARGE",
         format!(
             "{smallest} takes about {} tokens, more than fits a response budget of {} tokens.",
-            thousands(tokens),
-            thousands(budget),
+            Thousands(tokens),
+            Thousands(budget),
         ),
     )
     .recovery(recovery);
@@ -487,9 +487,18 @@ mod tests {
 
     #[test]
     fn thousands_groups_digits() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(8000), "8,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
+        for (n, text) in [
+            (0, "0"),
+            (7, "7"),
+            (999, "999"),
+            (1_000, "1,000"),
+            (8000, "8,000"),
+            (25_000, "25,000"),
+            (100_000, "100,000"),
+            (1_234_567, "1,234,567"),
+            (usize::MAX, "18,446,744,073,709,551,615"),
+        ] {
+            assert_eq!(Thousands(n).to_string(), text);
+        }
     }
 }

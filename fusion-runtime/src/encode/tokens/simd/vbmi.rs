@@ -22,11 +22,12 @@
 )]
 
 use std::arch::x86_64::{
-    __m512i, _mm_extract_epi8, _mm512_add_epi8, _mm512_add_epi64, _mm512_cmpeq_epi8_mask,
-    _mm512_cmplt_epi8_mask, _mm512_cmplt_epu8_mask, _mm512_extracti32x4_epi32, _mm512_loadu_si512,
-    _mm512_mask_blend_epi8, _mm512_mask_mov_epi8, _mm512_maskz_loadu_epi8, _mm512_movepi8_mask,
-    _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_reduce_add_epi64, _mm512_sad_epu8,
-    _mm512_set1_epi8, _mm512_setzero_si512, _mm512_slli_epi16, _mm512_slli_epi64,
+    __m512i, _mm_extract_epi8, _mm512_add_epi8, _mm512_add_epi64, _mm512_castsi512_si128,
+    _mm512_cmpeq_epi8_mask, _mm512_cmplt_epi8_mask, _mm512_cmplt_epu8_mask,
+    _mm512_extracti32x4_epi32, _mm512_loadu_si512, _mm512_mask_blend_epi8, _mm512_mask_mov_epi8,
+    _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_permutex2var_epi8,
+    _mm512_permutexvar_epi8, _mm512_reduce_add_epi64, _mm512_sad_epu8, _mm512_set1_epi8,
+    _mm512_setzero_si512, _mm512_slli_epi16, _mm512_slli_epi64,
 };
 
 use super::super::{
@@ -111,7 +112,7 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
             }
             // The whole block, whatever it holds; a character that crosses its end is counted
             // here, and its continuation bytes at the start of the next block add nothing.
-            let (weights, class) = mixed(&tables, bytes, at, x, tally.last);
+            let (weights, class) = mixed(&tables, bytes, at, x, tally.last, Own::WHOLE);
             sums = _mm512_add_epi64(sums, weights);
             tally.last = class;
             last = byte(code(class));
@@ -154,6 +155,23 @@ fn last_code(codes: __m512i) -> u8 {
     class
 }
 
+/// Byte `index` of a block's codes or classes.
+#[inline]
+#[target_feature(enable = "avx512bw,avx512vbmi")]
+fn code_at(codes: __m512i, index: u8) -> u8 {
+    if index == 63 {
+        return last_code(codes);
+    }
+    let moved = _mm512_permutexvar_epi8(_mm512_set1_epi8(index.cast_signed()), codes);
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "the extracted byte is zero-extended into an i32"
+    )]
+    let class = _mm_extract_epi8::<0>(_mm512_castsi512_si128(moved)) as u8;
+    class
+}
+
 // The two leads `HIGH_CLASS` holds with a second byte of `0x84`, which `mixed` corrects.
 const _: () = assert!(
     classify_multibyte(0xE3, 0x84).0 == HAN && classify_multibyte(0xEF, 0x84).0 == SYLLABIC
@@ -161,6 +179,11 @@ const _: () = assert!(
 
 /// A byte's class in a mixed block when it continues a character: it adds nothing.
 const CONTINUATION: u8 = 15;
+
+/// The class of the character that a block's first bytes continue, until it is put in from
+/// the block before (no class has this number).
+const UNKNOWN: u8 = 14;
+const _: () = assert!(CLASSES <= UNKNOWN as usize);
 
 /// The class of each byte of 0x80 and above, at its low seven bits: a continuation byte's is
 /// [`CONTINUATION`], a lead byte's its character's (for `E3` and `EF`, with a second byte of
@@ -253,7 +276,14 @@ impl Tables {
 /// their sums in eight 64-bit lanes, and the class of the block's last character.
 #[inline]
 #[target_feature(enable = "avx512bw,avx512vbmi")]
-fn mixed(tables: &Tables, bytes: &[u8], at: usize, x: __m512i, last: u8) -> (__m512i, u8) {
+fn mixed(
+    tables: &Tables,
+    bytes: &[u8],
+    at: usize,
+    x: __m512i,
+    last: u8,
+    own: Own,
+) -> (__m512i, u8) {
     let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
     // The byte after each: the block from `at + 1`, without reading past the text.
     let after = bytes.len().saturating_sub(at + 1).min(BLOCK);
@@ -281,15 +311,19 @@ fn mixed(tables: &Tables, bytes: &[u8], at: usize, x: __m512i, last: u8) -> (__m
     let ef = _mm512_cmpeq_epi8_mask(x, byte(0xEF));
     classes = _mm512_mask_mov_epi8(classes, ef & from_b8, byte(SYMBOL));
     // Each continuation byte takes the class of the byte before it, three times over: then
-    // every byte holds the class of the character it belongs to.
+    // every byte holds the class of the character it belongs to, and those that continue a
+    // character begun in the block before hold `UNKNOWN`. Only after that is the class of that
+    // character put in: the block's last class does not wait for the last block's, so blocks
+    // are counted side by side (twice as fast as one after the other).
     let continuation = _mm512_cmpeq_epi8_mask(classes, byte(CONTINUATION));
-    let carry = byte(last);
+    let unknown = byte(UNKNOWN);
     let mut of_character = classes;
     for _ in 0..3 {
-        let before = _mm512_permutex2var_epi8(carry, tables.before, of_character);
+        let before = _mm512_permutex2var_epi8(unknown, tables.before, of_character);
         of_character = _mm512_mask_mov_epi8(of_character, continuation, before);
     }
-    let before = _mm512_permutex2var_epi8(carry, tables.before, of_character);
+    let before = _mm512_permutex2var_epi8(unknown, tables.before, of_character);
+    let before = _mm512_mask_mov_epi8(before, _mm512_cmpeq_epi8_mask(before, unknown), byte(last));
     // Each pair's weight, its low and its high byte, at `before * 16 + class` (below 224: a
     // class before is below 14, so no bit crosses into the next byte); a continuation byte's 0.
     let index = _mm512_add_epi8(_mm512_slli_epi16::<4>(before), classes);
@@ -302,9 +336,63 @@ fn mixed(tables: &Tables, bytes: &[u8], at: usize, x: __m512i, last: u8) -> (__m
         )
     };
     let zero = _mm512_setzero_si512();
+    let weights = |halves| _mm512_maskz_mov_epi8(own.keep, look_up(halves));
     let sums = _mm512_add_epi64(
-        _mm512_sad_epu8(look_up(&tables.pair_low), zero),
-        _mm512_slli_epi64::<8>(_mm512_sad_epu8(look_up(&tables.pair_high), zero)),
+        _mm512_sad_epu8(weights(&tables.pair_low), zero),
+        _mm512_slli_epi64::<8>(_mm512_sad_epu8(weights(&tables.pair_high), zero)),
     );
-    (sums, last_code(of_character))
+    (sums, code_at(of_character, own.last))
+}
+
+/// Which bytes of a block are the text's: a whole block's 64, or the first of the text's last
+/// bytes (fewer than 64, loaded with the rest zero).
+#[derive(Clone, Copy)]
+struct Own {
+    /// A bit per byte of the text.
+    keep: u64,
+    /// The index of the last byte of the text.
+    last: u8,
+}
+
+impl Own {
+    const WHOLE: Own = Own {
+        keep: u64::MAX,
+        last: 63,
+    };
+}
+
+/// The text's last bytes from `at` (fewer than 64, at least one, `at` on a character boundary)
+/// added to `tally` the way a block is, their block loaded with the bytes past the text zero
+/// and those bytes' weights left out: one block's work instead of a loop over characters.
+#[target_feature(enable = "avx512bw,avx512vbmi")]
+pub(super) fn push_tail(tally: &mut TokenTally, bytes: &[u8], at: usize) {
+    let left = bytes.len() - at;
+    assert!(left > 0 && left < BLOCK, "a tail is shorter than a block");
+    let own = Own {
+        keep: (1u64 << left) - 1,
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "below 64 (asserted above), a valid `u8`"
+        )]
+        last: (left - 1) as u8,
+    };
+    // SAFETY: the load reads only the bytes of `own.keep`, each inside `bytes` (the `left`
+    // from `at`); a masked-out byte is not read and cannot fault.
+    let x = unsafe { _mm512_maskz_loadu_epi8(own.keep, bytes.as_ptr().add(at).cast::<i8>()) };
+    let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
+    let odd = _mm512_cmplt_epi8_mask(x, byte(0x20)) & !_mm512_cmpeq_epi8_mask(x, byte(b'\n'));
+    let zero = _mm512_setzero_si512();
+    let (sums, class) = if odd & own.keep == 0 {
+        let classes = (table(&ASCII_CLASS[..64]), table(&ASCII_CLASS[64..]));
+        let codes = _mm512_permutex2var_epi8(classes.0, x, classes.1);
+        let before = _mm512_permutex2var_epi8(byte(code(tally.last)), table(&BEFORE), codes);
+        let pair_index = _mm512_add_epi8(_mm512_slli_epi16::<3>(before), codes);
+        let weights =
+            _mm512_maskz_mov_epi8(own.keep, _mm512_permutexvar_epi8(pair_index, table(&PAIRS)));
+        (_mm512_sad_epu8(weights, zero), code_at(codes, own.last))
+    } else {
+        mixed(&Tables::load(), bytes, at, x, tally.last, own)
+    };
+    tally.units += _mm512_reduce_add_epi64(sums).cast_unsigned();
+    tally.last = class;
 }
