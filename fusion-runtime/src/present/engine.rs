@@ -602,12 +602,21 @@ fn truncation_summary(shown: usize, hidden: usize) -> UiBlock {
     ))
 }
 
-/// The budget's truncation summary of wire format §17.3.
+/// The budget's truncation summary of wire format §17.3: what [`ui::summary`] makes of its
+/// sentence, written in one piece (a fit makes one for every prefix it probes).
 fn budget_summary(shown: usize, total: usize, budget: usize) -> UiBlock {
-    ui::summary(format!(
-        "\u{26A0}\u{FE0F} Dataset truncated. {shown} of {total} shown to stay within {} tokens; use filters or `_select` to see others.",
-        Thousands(budget)
-    ))
+    const HEAD: &str = "\u{1F4CA} **Summary**: \u{26A0}\u{FE0F} Dataset truncated. ";
+    const TAIL: &str = " tokens; use filters or `_select` to see others.";
+    let mut text = String::with_capacity(HEAD.len() + TAIL.len() + 96);
+    let mut number = itoa::Buffer::new();
+    text.push_str(HEAD);
+    text.push_str(number.format(shown));
+    text.push_str(" of ");
+    text.push_str(number.format(total));
+    text.push_str(" shown to stay within ");
+    Thousands(budget).push_to(&mut text);
+    text.push_str(TAIL);
+    UiBlock::custom("summary", text)
 }
 
 /// `n` with a comma between groups of three digits (`25,000`), written where it is displayed
@@ -615,33 +624,55 @@ fn budget_summary(shown: usize, total: usize, budget: usize) -> UiBlock {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Thousands(pub(crate) usize);
 
-impl std::fmt::Display for Thousands {
-    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // The digits, most significant first, in a buffer that holds any `usize`'s.
-        let mut digits = [0u8; 20];
-        let mut start = digits.len();
+impl Thousands {
+    /// Appends the number, grouped, to `out`.
+    pub(crate) fn push_to(self, out: &mut String) {
+        out.push_str(self.grouped(&mut [0; 26]));
+    }
+
+    /// The number, grouped, written at the end of `buffer` (room for any `usize`'s 20 digits
+    /// and 6 commas).
+    fn grouped(self, buffer: &mut [u8; 26]) -> &str {
+        let mut start = buffer.len();
         let mut n = self.0;
+        let mut digits = 0;
         loop {
+            if digits > 0 && digits % 3 == 0 {
+                start -= 1;
+                buffer[start] = b',';
+            }
             start -= 1;
             // A decimal digit: below 10, a valid `u8`.
-            digits[start] = b'0' + u8::try_from(n % 10).unwrap_or(0);
+            buffer[start] = b'0' + u8::try_from(n % 10).unwrap_or(0);
+            digits += 1;
             n /= 10;
             if n == 0 {
                 break;
             }
         }
-        let digits = &digits[start..];
-        // The first group is what is left over from groups of three.
-        let first = match digits.len() % 3 {
-            0 => 3,
-            other => other,
-        };
-        let (head, rest) = digits.split_at(first);
-        out.write_str(std::str::from_utf8(head).unwrap_or_default())?;
-        for group in rest.chunks(3) {
-            out.write_str(",")?;
-            out.write_str(std::str::from_utf8(group).unwrap_or_default())?;
+        // Only ASCII digits and commas were written.
+        std::str::from_utf8(&buffer[start..]).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for Thousands {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        out.write_str(self.grouped(&mut [0; 26]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_summary_is_the_summary_of_its_sentence() {
+        for (shown, total, budget) in [(0, 1, 0), (8, 10_000, 2_000), (782, 20_000, 25_000)] {
+            let sentence = format!(
+                "\u{26A0}\u{FE0F} Dataset truncated. {shown} of {total} shown to stay within {} tokens; use filters or `_select` to see others.",
+                Thousands(budget)
+            );
+            assert_eq!(budget_summary(shown, total, budget), ui::summary(sentence));
         }
-        Ok(())
     }
 }
