@@ -116,6 +116,8 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
         )));
     }
     let items = &all[..by_limit];
+    let mut data = data;
+    data.reserve_tokens(room);
     let data = RefCell::new(data);
     let mut parts = PrefixParts::new(all, shape.ctx, shape.scope(), budget);
     // The other blocks' tokens of each prefix probed, for the aim; first those of no item (the

@@ -8,7 +8,7 @@
 //! covers the text up to the last whole block before its end, and the few bytes after it are
 //! counted when that prefix's estimate is asked for.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use super::super::presentation::{Selected, Shape};
 use crate::encode::tokens::{TokenTally, estimate};
@@ -31,6 +31,10 @@ pub(super) trait DataPrefix<T> {
     /// the buffers for them; `false` when an item cannot be written so (a TOON row that is no
     /// row of the table: the collection is then fitted by full renders).
     fn extend(&mut self, all: &[T], count: usize) -> Result<bool, EncodeError>;
+
+    /// Makes room, before anything is written, for a data block of about `tokens` estimated
+    /// tokens (the room of a budget: a search writes about that much).
+    fn reserve_tokens(&mut self, tokens: usize);
 
     /// The estimated tokens of the data block of the first `kept` items (`kept` ≥ 1).
     fn tokens(&self, kept: usize) -> usize;
@@ -94,10 +98,17 @@ impl Tallied {
         items
     }
 
-    /// Bytes made room for before the first item, whose size is not known yet: most items of
-    /// a tool's answer are smaller, and growing an empty text to an item's size one doubling
-    /// at a time costs more than writing it (wide rows at 2,000 tokens: 7% of a fit).
-    const FIRST_ITEM: usize = 2048;
+    /// Makes room for the text of about `tokens` estimated tokens: growing it one doubling at
+    /// a time, from one item's size to the room's, cost 7% of a fit of wide rows at 2,000
+    /// tokens. Four bytes a token is more than JSON and TOON take (billing JSON 3.3, wide
+    /// rows of non-ASCII text 3.0, TOON 2.7), and a larger text is still grown as needed. At
+    /// most 256 KiB up front: a huge budget on a short collection reserves no more.
+    fn reserve_tokens(&mut self, tokens: usize) {
+        const BYTES_PER_TOKEN: usize = 4;
+        const MOST: usize = 256 * 1024;
+        self.text
+            .reserve(tokens.saturating_mul(BYTES_PER_TOKEN).min(MOST));
+    }
 
     /// The estimate of a TOON data block of the first `kept` items: `header` (which ends in
     /// `:`, as the tally's start assumed), then their lines.
@@ -134,11 +145,7 @@ impl Tallied {
     /// doubling would copy them about twice.
     fn reserve_for(&mut self, count: usize) {
         let written = self.ends.len();
-        if written == 0 {
-            self.text.reserve(Self::FIRST_ITEM);
-            return;
-        }
-        if count <= written {
+        if written == 0 || count <= written {
             return;
         }
         // One item more than asked for: the search writes one past the answer, and a JSON
@@ -227,6 +234,10 @@ impl<T: Model, Ctx: ?Sized> DataPrefix<T> for JsonPrefix<'_, '_, Ctx> {
         })
     }
 
+    fn reserve_tokens(&mut self, tokens: usize) {
+        self.counted.reserve_tokens(tokens);
+    }
+
     fn tokens(&self, kept: usize) -> usize {
         if kept == 0 {
             return estimate("[]");
@@ -263,6 +274,8 @@ pub(super) struct ToonPrefix<'m> {
     members: Members<'m>,
     counted: Tallied,
     keep_value: bool,
+    /// The text a count is written to to be counted (the search asks for many counts).
+    count_scratch: RefCell<String>,
 }
 
 impl<'m> ToonPrefix<'m> {
@@ -271,7 +284,8 @@ impl<'m> ToonPrefix<'m> {
     pub(super) fn new<T: Model, Ctx: ?Sized>(shape: &Shape<'m, Ctx>) -> Option<Self> {
         let members = shape.mask.map_or(Members::Every, Members::Selected);
         let rows = TableRows::new::<T>(members, &ToonOptions::pipe())?;
-        let mut fields = String::new();
+        // Sized for the header of twenty short names, most tables' whole header.
+        let mut fields = String::with_capacity(256);
         rows.push_fields(&mut fields);
         let mut fields_tally = TokenTally::after("]");
         fields_tally.push(&fields);
@@ -282,21 +296,16 @@ impl<'m> ToonPrefix<'m> {
             members,
             counted: Tallied::new(String::new(), TokenTally::after(":")),
             keep_value: shape.value,
+            count_scratch: RefCell::new(String::with_capacity(24)),
         })
     }
 
     /// The header of a table of `kept` rows: its count, then the fields.
     fn header(&self, kept: usize) -> String {
-        let mut header = self.count(kept);
+        let mut header = String::with_capacity(24 + self.fields.len());
+        self.rows.push_count(&mut header, kept);
         header.push_str(&self.fields);
         header
-    }
-
-    /// The header's count, `[N|]`.
-    fn count(&self, kept: usize) -> String {
-        let mut count = String::with_capacity(24);
-        self.rows.push_count(&mut count, kept);
-        count
     }
 }
 
@@ -315,6 +324,10 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
         Ok(true)
     }
 
+    fn reserve_tokens(&mut self, tokens: usize) {
+        self.counted.reserve_tokens(tokens);
+    }
+
     /// The count's tally, then the fields' (counted once: only the count changes with the
     /// prefix), then the rows'.
     fn tokens(&self, kept: usize) -> usize {
@@ -322,7 +335,12 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
             return estimate("[]");
         }
         let mut count = TokenTally::new();
-        count.push(&self.count(kept));
+        {
+            let mut text = self.count_scratch.borrow_mut();
+            text.clear();
+            self.rows.push_count(&mut text, kept);
+            count.push(&text);
+        }
         let (rows, _) = self.counted.at(kept);
         count.then(self.fields_tally).then(rows).tokens()
     }
@@ -383,6 +401,10 @@ impl<T: Model> DataPrefix<T> for ToonListPrefix<'_> {
             self.counted.item_written();
         }
         Ok(true)
+    }
+
+    fn reserve_tokens(&mut self, tokens: usize) {
+        self.counted.reserve_tokens(tokens);
     }
 
     fn tokens(&self, kept: usize) -> usize {
