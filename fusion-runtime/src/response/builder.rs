@@ -438,8 +438,7 @@ pub(crate) fn blocks_tokens(
     rules: &Rules,
     suggestions: &Suggestions,
 ) -> usize {
-    let ui: usize = ui.iter().map(UiBlock::tokens).sum();
-    ui + blocks_counted(&[], embeds, hints, rules, suggestions, &tokens::estimate)
+    blocks_counted(ui, embeds, hints, rules, suggestions, &tokens::estimate)
 }
 
 /// The blocks besides the data block, each as [`ResponseBuilder::build`] writes it, counted by

@@ -119,47 +119,40 @@ impl UiBlock {
     /// );
     /// ```
     pub fn render(&self) -> String {
-        // Sized for the content and the tags, attribute names and values: written without a
-        // reallocation but for long titles.
-        let title = self.title.as_ref().map_or(0, String::len);
-        let mut out = String::with_capacity(self.content.len() + self.kind.len() + title + 98);
-        self.write(&mut |piece| out.push_str(piece));
-        out
-    }
-
-    /// The estimated tokens of [`UiBlock::render`]'s text (wire format §17.2), counted piece
-    /// by piece as it would be written, without writing it.
-    #[cfg(feature = "budget")]
-    pub(crate) fn tokens(&self) -> usize {
-        let mut tally = crate::encode::tokens::TokenTally::new();
-        self.write(&mut |piece| tally.push(piece));
-        tally.tokens()
-    }
-
-    /// The block text of [`UiBlock::render`], piece by piece, to `out`: the one writer of its
-    /// layout, for the text and for its estimate.
-    fn write(&self, out: &mut dyn FnMut(&str)) {
-        out("<ui_passthrough type=\"");
-        out(&escape::attribute(&self.kind));
-        out("\"");
-        if let Some(title) = self.title.as_deref().filter(|t| !t.is_empty()) {
-            out(" title=\"");
-            out(&escape::attribute(title));
-            out("\"");
+        let content = escape::neutralize(&self.content);
+        let kind = escape::attribute(&self.kind);
+        let title = self
+            .title
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .map(escape::attribute);
+        // Sized for every part, so the block is written without a reallocation: the tags and
+        // attribute names are 73 bytes, a width and a priority value at most 25.
+        let mut out = String::with_capacity(
+            content.len() + kind.len() + title.as_ref().map_or(0, |t| t.len()) + 98,
+        );
+        out.push_str("<ui_passthrough type=\"");
+        out.push_str(&kind);
+        out.push('"');
+        if let Some(title) = title {
+            out.push_str(" title=\"");
+            out.push_str(&title);
+            out.push('"');
         }
         if let Some(width) = self.width {
-            out(" width=\"");
-            out(width.as_str());
-            out("\"");
+            out.push_str(" width=\"");
+            out.push_str(width.as_str());
+            out.push('"');
         }
         if let Some(priority) = self.priority {
-            out(" priority=\"");
-            out(itoa::Buffer::new().format(priority));
-            out("\"");
+            out.push_str(" priority=\"");
+            out.push_str(itoa::Buffer::new().format(priority));
+            out.push('"');
         }
-        out(">\n");
-        out(&escape::neutralize(&self.content));
-        out("\n</ui_passthrough>");
+        out.push_str(">\n");
+        out.push_str(&content);
+        out.push_str("\n</ui_passthrough>");
+        out
     }
 }
 
