@@ -88,9 +88,15 @@ pub(crate) fn suggestions_block(suggestions: &[Suggestion]) -> String {
         .map(|s| s.tool.len() + s.reason.len() + 5)
         .sum();
     let mut out = open_list(NAME, bodies);
-    // One body buffer for all items: wire format §5.3 reads the whole body (a tag start at the end of
-    // the tool is no tag start when `:` follows), so the body is joined before it is escaped.
-    let mut body = String::new();
+    // One body buffer for all items, sized for the longest: wire format §5.3 reads the whole
+    // body (a tag start at the end of the tool is no tag start when `:` follows), so the body
+    // is joined before it is escaped.
+    let longest = suggestions
+        .iter()
+        .map(|s| s.tool.len() + s.reason.len() + 2)
+        .max()
+        .unwrap_or(0);
+    let mut body = String::with_capacity(longest);
     for (i, suggestion) in suggestions.iter().enumerate() {
         if i > 0 {
             out.push('\n');
