@@ -3,7 +3,7 @@
 
     cargo run --release -p fusion-examples --features token-report --bin token_calibration -- --dump \
         > /tmp/corpus.jsonl
-    python3 scripts/fit_token_weights.py --tight 1.055 --high 1.4 < /tmp/corpus.jsonl \
+    python3 scripts/fit_token_weights.py --tight 1.055 --high 1.245 < /tmp/corpus.jsonl \
         [--write fusion-runtime/src/encode/tokens/pairs.in]
 
 Needs numpy and scipy (`pip install scipy`); not part of the build or of CI. It counts, for every
@@ -13,10 +13,11 @@ pair weights in 128ths of a token:
 
 - the estimate is an upper bound: every item of at least 200 exact tokens at least --low times
   its exact count, and every item, however small, estimated (rounded up) at no less than its
-  exact count; the categories of `UNHELD` (random letters) are left out, measured only;
+  exact count;
 - every item of at least 200 tokens at most --high times its exact count, those of the
-  categories a fitted response is made of (`TIGHT`) at most --tight times it, and those of
-  `UNBOUNDED` (scripts priced like others) with no bound above;
+  categories a fitted response is made of (`TIGHT`) at most --tight times it, the columns of one
+  kind of value (`COLUMNS`) at most --high-columns times it, and those of `UNBOUNDED` (scripts
+  priced like others) with no bound above;
 - the least total excess over the exact count inside that (the tight categories weighing
   more);
 - every weight before an ASCII character below 256 (one byte, for the block paths), nothing
@@ -39,26 +40,24 @@ UNIT = 128
 MIN_TOKENS = 200
 
 # The classes of encode/tokens.rs, and the groups whose runs count.
-LOWER, UPPER, DIGIT, MARK, SPACE, NEWLINE = "lower", "upper", "digit", "mark", "space", "newline"
+# Lower-case letters come in three classes, by how often they are found in words: vowels, the
+# common consonants, and the rest. Words mostly alternate the first two; letters drawn at random
+# are half rare ones, in clusters, which is how the estimate tells ids of random letters (about
+# one token for two letters) from words (one token for five or more).
+VOWEL, CONSONANT, RARE = "vowel", "consonant", "rare letter"
+VOWELS, CONSONANTS = set("aeiou"), set("nrstldcmh")
+UPPER, DIGIT, MARK, SPACE, NEWLINE = "upper", "digit", "mark", "space", "newline"
 ACCENTED, ALPHABETIC, SYMBOL = "accented", "alphabetic", "symbol"
 KANA, HAN, SYLLABIC, EMOJI = "kana", "han", "syllabic", "emoji"
-CLASSES = (LOWER, UPPER, DIGIT, MARK, SPACE, NEWLINE, ACCENTED, ALPHABETIC, SYMBOL, KANA, HAN,
-           SYLLABIC, EMOJI)
-GROUP = {LOWER: "letter", UPPER: "letter", ACCENTED: "letter", ALPHABETIC: "letter",
-         DIGIT: "digit", MARK: "mark", SPACE: "space", KANA: "syllabic", HAN: "syllabic",
-         SYLLABIC: "syllabic"}
-# The classes whose run starts have a weight (the rest start no piece worth counting).
-RUN_CLASSES = (LOWER, UPPER, DIGIT, MARK, SPACE, ACCENTED, ALPHABETIC, KANA, HAN, SYLLABIC)
-FEATURES = [f"character {c}" for c in CLASSES]
-FEATURES += [f"run {c}" for c in RUN_CLASSES]
-FEATURES += [f"mixed {ACCENTED}", f"mixed {ALPHABETIC}"]
-# The categories a fitted response is made of: held within --tight.
-# The categories measured but not held as an upper bound: random letters, which no estimate that
-# reads only classes of characters can tell from words.
-UNHELD = {"random letters"}
+CLASSES = (VOWEL, CONSONANT, RARE, UPPER, DIGIT, MARK, SPACE, NEWLINE, ACCENTED, ALPHABETIC,
+           SYMBOL, KANA, HAN, SYLLABIC, EMOJI)
 # The categories held as an upper bound with no bound above: scripts the estimate has no class
 # of their own for (Devanagari and Thai are priced as ideographs: safe, and far over).
 UNBOUNDED = {"other scripts"}
+# The categories of columns of one kind of value (UUIDs, hashes, codes, random letters): held
+# within --high-columns.
+COLUMNS = {"columns", "random letters"}
+# The categories a fitted response is made of: held within --tight.
 TIGHT = {"billing JSON", "billing TOON", "billing response", "wide non-ASCII JSON",
          "wide non-ASCII TOON", "wide non-ASCII blocks", "rules", "UI blocks"}
 
@@ -91,7 +90,8 @@ def classes(text):
         second = data[at + 1] if at + 1 < len(data) else 0
         if lead < 0x80:
             ch = chr(lead)
-            kind = (LOWER if "a" <= ch <= "z" else UPPER if "A" <= ch <= "Z" else
+            kind = (VOWEL if ch in VOWELS else CONSONANT if ch in CONSONANTS else
+                    RARE if "a" <= ch <= "z" else UPPER if "A" <= ch <= "Z" else
                     DIGIT if "0" <= ch <= "9" else NEWLINE if ch in "\n\r" else
                     SPACE if ch in " \t\x0b\x0c" else MARK)
             width = 1
@@ -104,12 +104,12 @@ def classes(text):
 
 # The classes in the order of encode/tokens.rs (START is 0, before the first character).
 ORDER = ("start",) + CLASSES
-ASCII = (LOWER, UPPER, DIGIT, MARK, SPACE, NEWLINE)
+ASCII = (VOWEL, CONSONANT, RARE, UPPER, DIGIT, MARK, SPACE, NEWLINE)
 # Before an ASCII character, the block paths know a non-ASCII class only by its code: a 2-byte
-# letter as a lower-case letter, anything else as a symbol (`simd::code`). Their pairs share
-# those weights.
-STAND_IN = {ACCENTED: LOWER, ALPHABETIC: LOWER, KANA: SYMBOL, HAN: SYMBOL, SYLLABIC: SYMBOL,
-            EMOJI: SYMBOL}
+# letter as a common lower-case consonant, anything else as a symbol (`simd::code`). Their pairs
+# share those weights.
+STAND_IN = {ACCENTED: CONSONANT, ALPHABETIC: CONSONANT, KANA: SYMBOL, HAN: SYMBOL,
+            SYLLABIC: SYMBOL, EMOJI: SYMBOL}
 
 
 # The corpus has no text of the other 3-byte scripts (Indic, Thai, Hangul): they are priced as
@@ -143,6 +143,7 @@ def main():
     parser.add_argument("--low", type=float, default=1.0)
     parser.add_argument("--high", type=float, default=1.17)
     parser.add_argument("--tight", type=float, default=1.03)
+    parser.add_argument("--high-columns", type=float, default=1.4)
     parser.add_argument("--loose-low", type=float, default=1.0,
                         help="the least ratio of the other items (word soups, CSV, identifiers...): "
                              "slack for text like them but not in the corpus")
@@ -151,9 +152,7 @@ def main():
                         help="the least weight of a multi-byte character, in 128ths")
     parser.add_argument("--write", help="also write the table there (encode/tokens/pairs.in)")
     args = parser.parse_args()
-    everything = [json.loads(line) for line in sys.stdin if line.strip()]
-    # Measured, not held (token_corpus/columns.rs says why).
-    items = [item for item in everything if item["category"] not in UNHELD]
+    items = [json.loads(line) for line in sys.stdin if line.strip()]
     x = np.array([features(item["text"]) for item in items], dtype=float)
     exact = np.array([item["exact"] for item in items], dtype=float)
     sized = exact >= MIN_TOKENS
@@ -165,6 +164,7 @@ def main():
     cost = np.where(tight[sized], 4.0, 1.0)
     objective = np.concatenate([np.zeros(k), cost])
     high = np.where(tight[sized], args.tight, args.high)
+    high[np.array([item["category"] in COLUMNS for item in items])[sized]] = args.high_columns
     high[np.array([item["category"] in UNBOUNDED for item in items])[sized]] = np.inf
     low = np.where(tight[sized], args.low, args.loose_low)
     constraints = [
@@ -201,8 +201,9 @@ def main():
                  f"{result.message}")
     weights = np.round(result.x[:k]).astype(int)
     table = ["// The weights of `PAIR_WEIGHTS` (encode/tokens.rs), in 1/128 tokens: a row per class",
-             "// before (start, lower, upper, digit, mark, space, newline, accented, alphabetic,",
-             "// symbol, kana, han, syllabic, emoji), a column per class after, in that order.",
+             "// before (start, vowel, consonant, rare letter, upper, digit, mark, space, newline,",
+             "// accented, alphabetic, symbol, kana, han, syllabic, emoji), a column per class after",
+             "// (a continuation byte, weighing nothing, then the same classes), in that order.",
              "// Printed by scripts/fit_token_weights.py.", "["]
     for last in ORDER:
         row = [0] + [int(weights[name(variable(last, next_))]) for next_ in CLASSES]

@@ -769,9 +769,9 @@ pub const HIGHEST_RATIO: f64 = 1.25;
 /// on some.
 pub const HIGHEST_COLUMN_RATIO: f64 = 1.4;
 
-/// The category measured but not held to any bound: random letters (`token_corpus/columns.rs`
-/// says why). Its ratios are in the calibration table, for the reader to see the limit.
-pub const UNHELD_CATEGORY: &str = "random letters";
+/// The category of ids, codes, e-mail addresses and names made of random letters
+/// (`token_corpus/columns.rs`), held to [`HIGHEST_COLUMN_RATIO`] as the columns are.
+pub const RANDOM_LETTERS_CATEGORY: &str = "random letters";
 
 /// The categories of the texts a fitted response is made of, held to [`HIGHEST_RESPONSE_RATIO`].
 pub const RESPONSE_CATEGORIES: [&str; 8] = [
@@ -812,21 +812,17 @@ impl Measured {
     pub fn highest_ratio(&self) -> f64 {
         match self.item.category {
             category if RESPONSE_CATEGORIES.contains(&category) => HIGHEST_RESPONSE_RATIO,
-            "columns" => HIGHEST_COLUMN_RATIO,
+            "columns" | RANDOM_LETTERS_CATEGORY => HIGHEST_COLUMN_RATIO,
             // Scripts without a class of their own are priced safely, not closely.
-            "other scripts" | UNHELD_CATEGORY => f64::INFINITY,
+            "other scripts" => f64::INFINITY,
             _ => HIGHEST_RATIO,
         }
     }
 
     /// Whether the estimate is within the bounds: at most [`LOWEST_RATIO`] under the exact count
     /// (or 2 tokens, for small items), and for an item
-    /// of at least [`MIN_TOKENS`], at most its category's highest ratio over it. Items of
-    /// [`UNHELD_CATEGORY`] are measured only.
+    /// of at least [`MIN_TOKENS`], at most its category's highest ratio over it.
     pub fn is_within(&self) -> bool {
-        if self.item.category == UNHELD_CATEGORY {
-            return true;
-        }
         let low_enough = self.ratio() >= LOWEST_RATIO || self.estimate + 2 >= self.exact;
         low_enough && (!self.is_sized() || self.ratio() <= self.highest_ratio())
     }

@@ -1,8 +1,8 @@
 //! The token estimate against the exact `o200k_base` count on the calibration corpus
-//! (`fusion_examples::token_corpus`): the estimate is never under the exact count (random letters
-//! aside: measured, not held), and every item of at least 200 exact tokens is at most 6% over
-//! it (the kinds of text a fitted response is made of), 40% (columns of one kind of value: UUIDs,
-//! hashes, codes) or 25% (the rest; scripts without a class of their own have no bound above).
+//! (`fusion_examples::token_corpus`): the estimate is never under the exact count, and every
+//! item of at least 200 exact tokens is at most 6% over it (the kinds of text a fitted response
+//! is made of), 40% (columns of one kind of value: UUIDs, hashes, codes, and ids of random
+//! letters) or 25% (the rest; scripts without a class of their own have no bound above).
 //! An accuracy assertion, deterministic.
 //!
 //! `cargo test -p fusion-examples --features token-report --test token_calibration`

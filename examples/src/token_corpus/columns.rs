@@ -62,11 +62,11 @@ const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";
 const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const DIGITS: &str = "0123456789";
 
-/// The kinds made of random letters alone: no word of any language, so no estimate that reads
-/// only the classes of characters can tell them from words (10 random lower-case letters take
-/// about 5 tokens, a 10-letter word one or two). They are measured, under their own category,
-/// and not held as an upper bound: the estimate would have to price every word as random
-/// letters.
+/// The kinds made of random letters alone: no word of any language (10 random lower-case
+/// letters take about 5 tokens, a 10-letter word one or two). Under a category of their own,
+/// held as the columns are: the estimate tells them from words by their letters (lower-case
+/// letters come in three classes: vowels, common consonants and the rest, which random letters
+/// have many of, in clusters).
 const RANDOM_LETTERS: [&str; 4] = [
     "lower-case id",
     "upper-case code",

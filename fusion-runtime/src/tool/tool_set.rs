@@ -271,7 +271,7 @@ impl<S: Send + Sync + 'static> ToolSet<S> {
     /// Keeps every budget of every tool by the exact `o200k_base` count instead of the estimate
     /// (feature `exact-tokens`; [`Presentation::exact_tokens`](crate::present::Presentation::exact_tokens)
     /// says what it costs): for tools whose answers hold text the estimate is far under on,
-    /// such as ids of random letters. Without a budget it changes nothing.
+    /// such as characters drawn at random from a script. Without a budget it changes nothing.
     #[cfg(feature = "exact-tokens")]
     #[must_use]
     pub fn exact_tokens(mut self) -> Self {

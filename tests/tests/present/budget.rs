@@ -81,16 +81,16 @@ fn v101_a_collection_keeps_the_longest_prefix_that_fits() {
     assert_blocks(
         &response,
         &[
-            "[\n  {\n    \"id\": 1,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 2,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": true\n  },\n  {\n    \"id\": 3,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  }\n]",
-            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 3 of 10 shown to stay within 200 tokens; use filters or `_select` to see others.\n</ui_passthrough>",
+            "[\n  {\n    \"id\": 1,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": false\n  },\n  {\n    \"id\": 2,\n    \"note\": \"a note of several plain words\",\n    \"flagged\": true\n  }\n]",
+            "<ui_passthrough type=\"summary\">\n📊 **Summary**: ⚠️ Dataset truncated. 2 of 10 shown to stay within 200 tokens; use filters or `_select` to see others.\n</ui_passthrough>",
             "<domain_rules>\n- Row 2 is flagged.\n</domain_rules>",
         ],
     );
     assert!(tokens(&response) <= room(200));
     assert!(exact(&response) <= 200);
     // One more item does not fit in the room of the budget (wire format §17.2).
-    let four = Row::present_all(&rows(10)[..4]).build().unwrap();
-    assert!(tokens(&four) + summary_tokens(4, 10, 200) > room(200));
+    let three = Row::present_all(&rows(10)[..3]).build().unwrap();
+    assert!(tokens(&three) + summary_tokens(3, 10, 200) > room(200));
 }
 
 #[test]
@@ -124,7 +124,7 @@ fn v102_not_even_one_item_fits() {
     assert_eq!(
         response.blocks(),
         [
-            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item with the truncation summary takes about 86 tokens, more than fits a response budget of 20 tokens.</message>\n<recovery>Most of it is not the data (summary, UI, rules, suggestions), so a narrower `_select` will not help: tell the user that this answer does not fit the tool's response budget.</recovery>\n</tool_error>",
+            "<tool_error code=\"RESPONSE_TOO_LARGE\" severity=\"error\">\n<message>One item with the truncation summary takes about 90 tokens, more than fits a response budget of 20 tokens.</message>\n<recovery>Most of it is not the data (summary, UI, rules, suggestions), so a narrower `_select` will not help: tell the user that this answer does not fit the tool's response budget.</recovery>\n</tool_error>",
         ],
     );
 }
@@ -224,12 +224,12 @@ fn the_tool_set_budget_reaches_the_presentation_without_the_handler() {
         .tool(|_: ListRows, _: &Call| Row::present_all(&TEN_ROWS))
         .unwrap();
     let response = tools.call("list_rows", None);
-    assert_eq!(kept_ids(&response), [1, 2, 3]);
+    assert_eq!(kept_ids(&response), [1, 2]);
     let through_call = ToolSet::new()
         .max_tokens(200)
         .tool(|_: ListRows, call: &Call| call.present_all(&TEN_ROWS).build())
         .unwrap();
-    assert_eq!(kept_ids(&through_call.call("list_rows", None)), [1, 2, 3]);
+    assert_eq!(kept_ids(&through_call.call("list_rows", None)), [1, 2]);
 }
 
 /// Rows numbered from 0 with these notes, every `flag_every`th flagged (its rule fires).
@@ -358,9 +358,10 @@ proptest! {
 }
 
 /// A value of one of the kinds an estimate that reads only classes of characters finds hardest
-/// (issue #20): UUIDs, hashes, base64, codes, digits, timestamps, URLs, and sentences of the
-/// scripts without a class of their own. A list of UUIDs alone was estimated at 0.75 of its
-/// exact count, of SHA-256 hashes at 0.55, of Greek at 0.8.
+/// (issue #20): UUIDs, hashes, base64, codes, digits, timestamps, URLs, ids, codes, e-mail
+/// addresses and camelCase names of random letters, and sentences of the scripts without a
+/// class of their own. A list of UUIDs alone was estimated at 0.75 of its exact count, of
+/// SHA-256 hashes at 0.55, of Greek at 0.8, of random lower-case ids at 0.58.
 fn hard_value() -> impl Strategy<Value = String> {
     let sentences: Vec<&'static str> = fusion_examples::token_corpus::OTHER_SCRIPTS
         .iter()
@@ -375,6 +376,10 @@ fn hard_value() -> impl Strategy<Value = String> {
         "[0-9]{4,20}",
         "20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z",
         "https://cdn\\.example\\.com/[0-9a-f]{12}/[A-Za-z0-9]{10}\\?v=[0-9]{6}",
+        "[a-z]{6,24}",
+        "[A-Z]{4,12}",
+        "[a-z]{4,10}\\.[a-z]{4,10}@[a-z]{5,9}\\.com",
+        "[a-z]{3,8}([A-Z][a-z]{2,7}){1,3}",
         prop::sample::select(sentences).prop_map(str::to_owned),
     ]
 }
@@ -413,12 +418,13 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
-    /// With `exact_tokens`, the budget is kept by the exact count on any text, random letters
-    /// too (which the estimate is far under on, wire format A.26): the response counts at most
-    /// the budget exactly, and one more item would not (the longest prefix, with no room left).
+    /// With `exact_tokens`, the budget is kept by the exact count on any text, characters
+    /// drawn at random from a script too (which the estimate is far under on, wire format
+    /// A.27): the response counts at most the budget exactly, and one more item would not (the
+    /// longest prefix, with no room left).
     #[test]
-    fn an_exactly_counted_budget_holds_on_random_letters_and_keeps_the_longest_prefix(
-        notes in prop::collection::vec("[a-z]{6,24}|[A-Za-z0-9]{8,16}|[0-9a-f]{32}", 1..60),
+    fn an_exactly_counted_budget_holds_on_random_characters_and_keeps_the_longest_prefix(
+        notes in prop::collection::vec("[a-z]{6,24}|[а-я]{6,24}|[一-鿿]{4,12}|[A-Za-z0-9]{8,16}|[0-9a-f]{32}", 1..60),
         format in prop::sample::select(vec![
             fusion_runtime::present::Format::Json,
             fusion_runtime::present::Format::Toon,
@@ -450,8 +456,9 @@ proptest! {
     }
 }
 
-/// Rows whose notes are random letters, which the estimate is far under on (wire format A.26).
-fn random_letter_rows(count: u32) -> Vec<Row> {
+/// Rows whose notes are ideographs drawn at random, which the estimate is far under on (wire
+/// format A.27).
+fn random_ideograph_rows(count: u32) -> Vec<Row> {
     let mut seed: u64 = 0x5EED;
     (0..count)
         .map(|id| {
@@ -460,7 +467,7 @@ fn random_letter_rows(count: u32) -> Vec<Row> {
                     seed ^= seed << 13;
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
-                    char::from(b'a' + u8::try_from(seed % 26).unwrap())
+                    char::from_u32(0x4E00 + u32::try_from(seed % 20_000).unwrap()).unwrap()
                 })
                 .collect();
             Row {
@@ -474,7 +481,7 @@ fn random_letter_rows(count: u32) -> Vec<Row> {
 
 #[test]
 fn a_tool_set_that_counts_exactly_keeps_every_tools_budget_by_the_exact_count() {
-    static ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| random_letter_rows(400));
+    static ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| random_ideograph_rows(400));
     let set = |exact: bool| {
         let set = ToolSet::new().max_tokens(1_000);
         let set = if exact { set.exact_tokens() } else { set };

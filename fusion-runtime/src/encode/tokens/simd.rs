@@ -22,18 +22,20 @@
 mod avx2;
 mod vbmi;
 
-use super::{ACCENTED, ALPHABETIC, EMOJI, HAN, KANA, LOWER, SYLLABIC, SYMBOL, TokenTally};
+use super::{
+    ACCENTED, ALPHABETIC, CONSONANT, EMOJI, HAN, KANA, NEWLINE, SYLLABIC, SYMBOL, TokenTally, VOWEL,
+};
 
-/// The code of a class in a block: the ASCII classes (and `START`) are their own numbers, 1 to 6;
-/// a 2-byte letter counts as a lower-case one before ASCII, and the other non-ASCII classes as
+/// The code of a class in a block: the ASCII classes (and `START`) are their own numbers, 1 to 8;
+/// a 2-byte letter counts as a common consonant before ASCII, and the other non-ASCII classes as
 /// `OTHER`: before an ASCII character each weighs as its classes do (a test checks it). Both
 /// block paths count in codes.
-pub(super) const OTHER: u8 = 7;
+pub(super) const OTHER: u8 = 9;
 
-/// The block code of the class of the character before a block.
+/// The code of the class of the character before a block.
 pub(super) const fn code(class: u8) -> u8 {
     match class {
-        ACCENTED | ALPHABETIC => LOWER,
+        ACCENTED | ALPHABETIC => CONSONANT,
         SYMBOL | KANA | HAN | SYLLABIC | EMOJI => OTHER,
         other => other,
     }
@@ -43,6 +45,33 @@ pub(super) const fn code(class: u8) -> u8 {
 pub(super) const fn class_of(code: u8) -> u8 {
     if code == OTHER { SYMBOL } else { code }
 }
+
+/// Where the weight of a pair of codes is, in the block paths' tables: `last * 9 + next`, for
+/// any code before (0 to 9) and any ASCII class after (1 to 8), below 90.
+pub(super) const fn pair_index(last: u8, next: u8) -> usize {
+    last as usize * 9 + next as usize
+}
+
+/// The weight of each pair of codes before an ASCII character, at [`pair_index`], a byte each
+/// (the weights are fitted so that every pair before an ASCII character fits one); 0 at the
+/// indexes of no such pair.
+pub(super) static PAIRS: [u8; 128] = {
+    let mut table = [0; 128];
+    let mut last = 0;
+    while last <= OTHER {
+        let mut next = VOWEL;
+        while next <= NEWLINE {
+            let units = super::pair(class_of(last), next);
+            assert!(units <= 255, "a pair's weight before ASCII fits a byte");
+            #[allow(clippy::cast_possible_truncation, reason = "asserted just above")]
+            let byte = units as u8;
+            table[pair_index(last, next)] = byte;
+            next += 1;
+        }
+        last += 1;
+    }
+    table
+};
 
 /// Adds the blocks of `bytes` that end by `end` to `tally` and returns where it stopped (a
 /// multiple of [`BLOCK`](super::BLOCK), or a little past one when a character crossed it); 0

@@ -72,9 +72,9 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
 /// The estimate is an upper bound of the exact count on average (fitted so, about 2% over), but
 /// each piece of text errs a little either way, and over n tokens those errors add up like √n,
 /// not like n: responses below 1,000 tokens were found up to 17 tokens under, below 3,000 up to
-/// 34, from 10,000 on never (`budget_margin`, wire format A.24). So the margin is about twice
-/// that spread, and leaves less on the table the larger the budget (4.7% of 2,000 tokens, 1.3%
-/// of 25,000) while staying safe for small ones.
+/// 31, below 10,000 up to 34, above up to 101 (`budget_margin`, wire format A.24, A.27). So the
+/// margin is at least twice that spread, and leaves less on the table the larger the budget
+/// (4.7% of 2,000 tokens, 1.3% of 25,000) while staying safe for small ones.
 fn room(budget: usize) -> usize {
     budget.saturating_sub(margin(budget))
 }

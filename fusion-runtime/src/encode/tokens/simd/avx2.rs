@@ -1,8 +1,9 @@
 //! AVX2: a plain block's bytes are classified 32 at a time by range comparisons into their class
-//! codes ([`code`](super::code)), and each pair's weight is looked up in a 64-entry table of the
-//! pairs of codes: four 16-entry byte lookups (`vpshufb`) of `before * 8 + code`, the right one
-//! chosen by the index's bits 4 and 5. The weights, a byte each, are summed eight at a time.
-//! About eighty instructions a block.
+//! codes ([`code`](super::code)), a lower-case letter's by a 16-entry byte lookup (`vpshufb`) of
+//! its low four bits, and each pair's weight is looked up in the 96-entry table of the pairs of
+//! codes: six 16-entry lookups of `before * 9 + code`, the right one chosen by the index's bits 4
+//! to 6. The weights, a byte each, are summed eight at a time. About a hundred and twenty
+//! instructions a block.
 
 #![allow(unsafe_code, reason = "unaligned loads, each inside the text")]
 #![allow(
@@ -19,32 +20,36 @@ use std::arch::x86_64::{
     _mm256_storeu_si256, _mm256_sub_epi8,
 };
 
-use super::super::{BLOCK, DIGIT, LOWER, MARK, NEWLINE, SPACE, TokenTally, UPPER, pair};
-use super::{class_of, code};
+use super::super::{ASCII_CLASS, BLOCK, DIGIT, MARK, NEWLINE, SPACE, TokenTally, UPPER};
+use super::{PAIRS, code};
 
-/// The weight of each pair of codes before an ASCII character, at `last * 8 + next`, in four
-/// `vpshufb` tables of 16 (each twice: it looks up within each 128-bit half); 0 where `next` is
-/// not an ASCII class (a plain block has none).
-static PAIRS: [[u8; 32]; 4] = {
-    let mut tables = [[0; 32]; 4];
+/// [`PAIRS`] in `vpshufb` tables of 16 (each twice: it looks up within each 128-bit half): the
+/// weight at `last * 9 + next`, below 96, is entry `index % 16` of table `index / 16`.
+static PAIR_TABLES: [[u8; 32]; TABLES] = {
+    let mut tables = [[0; 32]; TABLES];
     let mut index = 0;
-    while index < 64 {
-        #[allow(
-            clippy::cast_possible_truncation,
-            reason = "the index stays below 64, a valid `u8`"
-        )]
-        let (last, next) = (index as u8 / 8, index as u8 % 8);
-        if matches!(next, LOWER | UPPER | DIGIT | MARK | SPACE | NEWLINE) {
-            let units = pair(class_of(last), next);
-            assert!(
-                units <= 255,
-                "a weight before an ASCII character fits a byte"
-            );
-            #[allow(clippy::cast_possible_truncation, reason = "asserted just above")]
-            let byte = units as u8;
-            tables[index / 16][index % 16] = byte;
-            tables[index / 16][index % 16 + 16] = byte;
-        }
+    while index < TABLES * 16 {
+        tables[index / 16][index % 16] = PAIRS[index];
+        tables[index / 16][index % 16 + 16] = PAIRS[index];
+        index += 1;
+    }
+    tables
+};
+
+/// The tables of 16 that hold every `last * 9 + next` of a plain block (below 90).
+const TABLES: usize = 6;
+const _: () = assert!(super::pair_index(super::OTHER, NEWLINE) < TABLES * 16);
+
+/// The class of each lower-case letter by its low four bits: of `0x60`–`0x6F` (`a`–`o`), and of
+/// `0x70`–`0x7F` (`p`–`z`), each twice (`vpshufb` looks up within each 128-bit half); the
+/// bytes that are no letters are never read from them.
+static LOWER_TABLES: [[u8; 32]; 2] = {
+    let mut tables = [[0; 32]; 2];
+    let mut index = 0;
+    while index < 32 {
+        let class = ASCII_CLASS[0x60 + index];
+        tables[index / 16][index % 16] = class;
+        tables[index / 16][index % 16 + 16] = class;
         index += 1;
     }
     tables
@@ -63,12 +68,8 @@ fn load(bytes: &[u8]) -> __m256i {
 /// The blocks of `bytes` up to `end` (see [`super::push`]).
 #[target_feature(enable = "avx2")]
 pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
-    let pairs = [
-        load(&PAIRS[0]),
-        load(&PAIRS[1]),
-        load(&PAIRS[2]),
-        load(&PAIRS[3]),
-    ];
+    let pairs = PAIR_TABLES.map(|table| load(&table));
+    let lower = LOWER_TABLES.map(|table| load(&table));
     let byte = |b: u8| _mm256_set1_epi8(b.cast_signed());
     let (newline, space, below_space) = (byte(b'\n'), byte(b' '), byte(0x20));
     let zero = _mm256_setzero_si256();
@@ -86,7 +87,13 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     // The class codes of 32 plain bytes: a mark unless another class says otherwise.
     let codes = |x: __m256i| {
         let mut codes = byte(MARK);
-        codes = _mm256_blendv_epi8(codes, byte(LOWER), within(x, b'a', b'z'));
+        // A lower-case letter's class by its low four bits, from the table of its high four.
+        let letter = _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(lower[0], x),
+            _mm256_shuffle_epi8(lower[1], x),
+            within(x, 0x70, 0x7F),
+        );
+        codes = _mm256_blendv_epi8(codes, letter, within(x, b'a', b'z'));
         codes = _mm256_blendv_epi8(codes, byte(UPPER), within(x, b'A', b'Z'));
         codes = _mm256_blendv_epi8(codes, byte(DIGIT), within(x, b'0', b'9'));
         codes = _mm256_blendv_epi8(codes, byte(SPACE), _mm256_cmpeq_epi8(x, space));
@@ -95,15 +102,18 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     // The weights of 32 codes after `last` (whose byte 31 is the code before the first).
     let weights = |codes: __m256i, last: __m256i| {
         let before = _mm256_alignr_epi8(codes, _mm256_permute2x128_si256(last, codes, 0x21), 15);
-        // last * 8 + next, below 64 (a code is below 8, so no bit crosses into the next byte).
-        let index = _mm256_add_epi8(_mm256_slli_epi16::<3>(before), codes);
-        // Which table of 16: bits 4 and 5 of the index.
-        let table = _mm256_and_si256(_mm256_srli_epi16::<4>(index), byte(3));
+        // last * 9 + next, below 90 (no bit crosses into the next byte).
+        let index = _mm256_add_epi8(
+            _mm256_add_epi8(_mm256_slli_epi16::<3>(before), before),
+            codes,
+        );
+        // Which table of 16: the index's bits 4 to 6.
+        let table = _mm256_and_si256(_mm256_srli_epi16::<4>(index), byte(7));
         let mut weights = _mm256_shuffle_epi8(pairs[0], index);
-        for (number, lookup) in [(1, pairs[1]), (2, pairs[2]), (3, pairs[3])] {
+        for (number, lookup) in (1u8..).zip(&pairs[1..]) {
             weights = _mm256_blendv_epi8(
                 weights,
-                _mm256_shuffle_epi8(lookup, index),
+                _mm256_shuffle_epi8(*lookup, index),
                 _mm256_cmpeq_epi8(table, byte(number)),
             );
         }

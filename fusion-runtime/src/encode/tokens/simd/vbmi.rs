@@ -1,7 +1,8 @@
 //! AVX-512 with VBMI: a plain block's 64 bytes are looked up in a 128-byte table of their classes
 //! (one permute of two registers), the class of the byte before each moved in by another, and
-//! each pair's weight looked up in a 64-byte table of [`pair`] (a class is 3 bits, a pair 6);
-//! the weights, a byte each, are summed eight at a time. About a dozen instructions a block.
+//! each pair's weight looked up in a 128-byte table of [`pair`] (at `before * 9 + code`: ten
+//! codes before, eight ASCII classes after, [`super::pair_index`]); the weights, a byte each, are
+//! summed eight at a time. About a dozen instructions a block.
 //!
 //! A block with anything else (multi-byte characters, control characters) is counted whole too
 //! ([`mixed`]): each byte's class from two 128-byte tables (ASCII bytes, and the others by their
@@ -31,33 +32,10 @@ use std::arch::x86_64::{
 };
 
 use super::super::{
-    ASCII_CLASS, BLOCK, CLASSES, HAN, KANA, SYLLABIC, SYMBOL, TokenTally, classify_multibyte, pair,
+    ASCII_CLASS, BLOCK, CLASSES, HAN, KANA, START, SYLLABIC, SYMBOL, TokenTally,
+    classify_multibyte, pair,
 };
-use super::{OTHER, class_of, code};
-
-/// The weight of each pair of codes before an ASCII character, at `last * 8 + next`, one byte
-/// each (the weights are fitted so that every pair before an ASCII character fits one); 0 where
-/// `next` is not an ASCII class (a plain block has none).
-static PAIRS: [u8; 64] = {
-    let mut table = [0; 64];
-    let mut index = 0;
-    while index < 64 {
-        #[allow(
-            clippy::cast_possible_truncation,
-            reason = "the index stays below 64, a valid `u8`"
-        )]
-        let (last, next) = (index as u8 / 8, index as u8 % 8);
-        if next >= 1 && next < OTHER {
-            let units = pair(class_of(last), next);
-            assert!(units <= 255, "a pair's weight fits a byte");
-            #[allow(clippy::cast_possible_truncation, reason = "asserted just above")]
-            let byte = units as u8;
-            table[index] = byte;
-        }
-        index += 1;
-    }
-    table
-};
+use super::{PAIRS, code};
 
 /// For moving the byte before each in: byte 63 of the block before, then bytes 0 to 62 of this
 /// one (a two-register permute takes 0–63 from the first, 64–127 from the second).
@@ -91,7 +69,7 @@ fn table(bytes: &[u8]) -> __m512i {
 #[target_feature(enable = "avx512bw,avx512vbmi")]
 pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     let (classes_low, classes_high) = (table(&ASCII_CLASS[..64]), table(&ASCII_CLASS[64..]));
-    let (pairs, before_index) = (table(&PAIRS), table(&BEFORE));
+    let (pairs, before_index) = ((table(&PAIRS[..64]), table(&PAIRS[64..])), table(&BEFORE));
     let tables = Tables::load();
     let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
     let (newline, space) = (byte(b'\n'), byte(0x20));
@@ -122,8 +100,7 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
         }
         let codes = _mm512_permutex2var_epi8(classes_low, x, classes_high);
         let before = _mm512_permutex2var_epi8(last, before_index, codes);
-        let pair_index = _mm512_add_epi8(_mm512_slli_epi16::<3>(before), codes);
-        let weights = _mm512_permutexvar_epi8(pair_index, pairs);
+        let weights = _mm512_permutex2var_epi8(pairs.0, pair_index(before, codes), pairs.1);
         sums = _mm512_add_epi64(sums, _mm512_sad_epu8(weights, zero));
         last = codes;
         plain = true;
@@ -155,6 +132,17 @@ fn last_code(codes: __m512i) -> u8 {
     class
 }
 
+/// Each byte's [`super::pair_index`]: its code before, times nine, plus its own (below 90: no
+/// bit crosses into the next byte).
+#[inline]
+#[target_feature(enable = "avx512bw")]
+fn pair_index(before: __m512i, codes: __m512i) -> __m512i {
+    _mm512_add_epi8(
+        _mm512_add_epi8(_mm512_slli_epi16::<3>(before), before),
+        codes,
+    )
+}
+
 /// Byte `index` of a block's codes or classes.
 #[inline]
 #[target_feature(enable = "avx512bw,avx512vbmi")]
@@ -177,12 +165,13 @@ const _: () = assert!(
     classify_multibyte(0xE3, 0x84).0 == HAN && classify_multibyte(0xEF, 0x84).0 == SYLLABIC
 );
 
-/// A byte's class in a mixed block when it continues a character: it adds nothing.
-const CONTINUATION: u8 = 15;
+/// A byte's class in a mixed block when it continues a character: it adds nothing, after any
+/// class (the column of `START`, which is never a character's class, is all 0).
+const CONTINUATION: u8 = START;
 
 /// The class of the character that a block's first bytes continue, until it is put in from
 /// the block before (no class has this number).
-const UNKNOWN: u8 = 14;
+const UNKNOWN: u8 = 0xF0;
 const _: () = assert!(CLASSES <= UNKNOWN as usize);
 
 /// The class of each byte of 0x80 and above, at its low seven bits: a continuation byte's is
@@ -324,8 +313,8 @@ fn mixed(
     }
     let before = _mm512_permutex2var_epi8(unknown, tables.before, of_character);
     let before = _mm512_mask_mov_epi8(before, _mm512_cmpeq_epi8_mask(before, unknown), byte(last));
-    // Each pair's weight, its low and its high byte, at `before * 16 + class` (below 224: a
-    // class before is below 14, so no bit crosses into the next byte); a continuation byte's 0.
+    // Each pair's weight, its low and its high byte, at `before * 16 + class` (below 256: a
+    // class before is below 16, so no bit crosses into the next byte); a continuation byte's 0.
     let index = _mm512_add_epi8(_mm512_slli_epi16::<4>(before), classes);
     let upper = _mm512_movepi8_mask(index);
     let look_up = |halves: &[__m512i; 4]| {
@@ -386,9 +375,11 @@ pub(super) fn push_tail(tally: &mut TokenTally, bytes: &[u8], at: usize) {
         let classes = (table(&ASCII_CLASS[..64]), table(&ASCII_CLASS[64..]));
         let codes = _mm512_permutex2var_epi8(classes.0, x, classes.1);
         let before = _mm512_permutex2var_epi8(byte(code(tally.last)), table(&BEFORE), codes);
-        let pair_index = _mm512_add_epi8(_mm512_slli_epi16::<3>(before), codes);
-        let weights =
-            _mm512_maskz_mov_epi8(own.keep, _mm512_permutexvar_epi8(pair_index, table(&PAIRS)));
+        let pairs = (table(&PAIRS[..64]), table(&PAIRS[64..]));
+        let weights = _mm512_maskz_mov_epi8(
+            own.keep,
+            _mm512_permutex2var_epi8(pairs.0, pair_index(before, codes), pairs.1),
+        );
         (_mm512_sad_epu8(weights, zero), code_at(codes, own.last))
     } else {
         mixed(&Tables::load(), bytes, at, x, tally.last, own)
