@@ -68,8 +68,7 @@ fn table(bytes: &[u8]) -> __m512i {
 /// The blocks of `bytes` up to `end` (see [`super::push`]).
 #[target_feature(enable = "avx512bw,avx512vbmi")]
 pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
-    let (classes_low, classes_high) = (table(&ASCII_CLASS[..64]), table(&ASCII_CLASS[64..]));
-    let (pairs, before_index) = ((table(&PAIRS[..64]), table(&PAIRS[64..])), table(&BEFORE));
+    let ascii = Plain::load();
     let tables = Tables::load();
     let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
     let (newline, space) = (byte(b'\n'), byte(0x20));
@@ -98,9 +97,7 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
             at += BLOCK;
             continue;
         }
-        let codes = _mm512_permutex2var_epi8(classes_low, x, classes_high);
-        let before = _mm512_permutex2var_epi8(last, before_index, codes);
-        let weights = _mm512_permutex2var_epi8(pairs.0, pair_index(before, codes), pairs.1);
+        let (weights, codes) = ascii.weights(x, last);
         sums = _mm512_add_epi64(sums, _mm512_sad_epu8(weights, zero));
         last = codes;
         plain = true;
@@ -132,15 +129,43 @@ fn last_code(codes: __m512i) -> u8 {
     class
 }
 
-/// Each byte's [`super::pair_index`]: its code before, times nine, plus its own (below 90: no
-/// bit crosses into the next byte).
-#[inline]
-#[target_feature(enable = "avx512bw")]
-fn pair_index(before: __m512i, codes: __m512i) -> __m512i {
-    _mm512_add_epi8(
-        _mm512_add_epi8(_mm512_slli_epi16::<3>(before), before),
-        codes,
-    )
+/// The tables of a plain block, loaded once per push: the class codes of the ASCII bytes, the
+/// weights of the pairs of codes, and the permute that moves the byte before each in.
+struct Plain {
+    classes: (__m512i, __m512i),
+    pairs: (__m512i, __m512i),
+    before: __m512i,
+}
+
+impl Plain {
+    #[inline]
+    #[target_feature(enable = "avx512bw")]
+    fn load() -> Plain {
+        Plain {
+            classes: (table(&ASCII_CLASS[..64]), table(&ASCII_CLASS[64..])),
+            pairs: (table(&PAIRS[..64]), table(&PAIRS[64..])),
+            before: table(&BEFORE),
+        }
+    }
+
+    /// The weight of each byte of the plain block `x` (a byte each), after the codes `last` of
+    /// the block before (only its byte 63 is read); and the block's codes.
+    #[inline]
+    #[target_feature(enable = "avx512bw,avx512vbmi")]
+    fn weights(&self, x: __m512i, last: __m512i) -> (__m512i, __m512i) {
+        let codes = _mm512_permutex2var_epi8(self.classes.0, x, self.classes.1);
+        let before = _mm512_permutex2var_epi8(last, self.before, codes);
+        // Each byte's [`super::pair_index`]: its code before, times nine, plus its own (below
+        // 90: no bit crosses into the next byte).
+        let index = _mm512_add_epi8(
+            _mm512_add_epi8(_mm512_slli_epi16::<3>(before), before),
+            codes,
+        );
+        (
+            _mm512_permutex2var_epi8(self.pairs.0, index, self.pairs.1),
+            codes,
+        )
+    }
 }
 
 /// Byte `index` of a block's codes or classes.
@@ -372,14 +397,8 @@ pub(super) fn push_tail(tally: &mut TokenTally, bytes: &[u8], at: usize) {
     let odd = _mm512_cmplt_epi8_mask(x, byte(0x20)) & !_mm512_cmpeq_epi8_mask(x, byte(b'\n'));
     let zero = _mm512_setzero_si512();
     let (sums, class) = if odd & own.keep == 0 {
-        let classes = (table(&ASCII_CLASS[..64]), table(&ASCII_CLASS[64..]));
-        let codes = _mm512_permutex2var_epi8(classes.0, x, classes.1);
-        let before = _mm512_permutex2var_epi8(byte(code(tally.last)), table(&BEFORE), codes);
-        let pairs = (table(&PAIRS[..64]), table(&PAIRS[64..]));
-        let weights = _mm512_maskz_mov_epi8(
-            own.keep,
-            _mm512_permutex2var_epi8(pairs.0, pair_index(before, codes), pairs.1),
-        );
+        let (weights, codes) = Plain::load().weights(x, byte(code(tally.last)));
+        let weights = _mm512_maskz_mov_epi8(own.keep, weights);
         (_mm512_sad_epu8(weights, zero), code_at(codes, own.last))
     } else {
         mixed(&Tables::load(), bytes, at, x, tally.last, own)
