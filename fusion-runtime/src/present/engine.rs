@@ -602,21 +602,21 @@ fn truncation_summary(shown: usize, hidden: usize) -> UiBlock {
     ))
 }
 
-/// The budget's truncation summary of wire format §17.3: what [`ui::summary`] makes of its
-/// sentence, written in one piece (a fit makes one for every prefix it probes).
+/// The budget's truncation summary of wire format §17.3, written in one piece (a fit makes one
+/// for every prefix it probes).
 fn budget_summary(shown: usize, total: usize, budget: usize) -> UiBlock {
-    const HEAD: &str = "\u{1F4CA} **Summary**: \u{26A0}\u{FE0F} Dataset truncated. ";
+    const HEAD: &str = "\u{26A0}\u{FE0F} Dataset truncated. ";
     const TAIL: &str = " tokens; use filters or `_select` to see others.";
-    let mut text = String::with_capacity(HEAD.len() + TAIL.len() + 96);
-    let mut number = itoa::Buffer::new();
-    text.push_str(HEAD);
-    text.push_str(number.format(shown));
-    text.push_str(" of ");
-    text.push_str(number.format(total));
-    text.push_str(" shown to stay within ");
-    Thousands(budget).push_to(&mut text);
-    text.push_str(TAIL);
-    UiBlock::custom("summary", text)
+    ui::summary_written(HEAD.len() + TAIL.len() + 96, |text| {
+        let mut number = itoa::Buffer::new();
+        text.push_str(HEAD);
+        text.push_str(number.format(shown));
+        text.push_str(" of ");
+        text.push_str(number.format(total));
+        text.push_str(" shown to stay within ");
+        Thousands(budget).push_to(text);
+        text.push_str(TAIL);
+    })
 }
 
 /// `n` with a comma between groups of three digits (`25,000`), written where it is displayed

@@ -343,7 +343,18 @@ pub fn json(value: impl Serialize) -> UiBlock {
 /// assert_eq!(ui::summary("3 items").content(), "📊 **Summary**: 3 items");
 /// ```
 pub fn summary(text: impl AsRef<str>) -> UiBlock {
-    UiBlock::custom("summary", format!("📊 **Summary**: {}", text.as_ref()))
+    let text = text.as_ref();
+    summary_written(text.len(), |out| out.push_str(text))
+}
+
+/// [`summary`] of the text that `write` appends, in one string sized for `len` more bytes (a
+/// budget summary is made for every prefix a fit probes).
+pub(crate) fn summary_written(len: usize, write: impl FnOnce(&mut String)) -> UiBlock {
+    const HEAD: &str = "📊 **Summary**: ";
+    let mut content = String::with_capacity(HEAD.len() + len);
+    content.push_str(HEAD);
+    write(&mut content);
+    UiBlock::custom("summary", content)
 }
 
 /// The fenced wire format §3 text of `value` (wire format §5.5), in one allocation: the JSON text

@@ -266,6 +266,31 @@ fn exact(response: &ToolResponse) -> usize {
 
 /// A fitted response's estimate is within the room (wire format §17.2), and its exact count
 /// within the budget.
+/// `all` fitted to `budget` in `format` (under `selection`, if any), checked by
+/// [`within_budget`]; `None` when the answer is `RESPONSE_TOO_LARGE` (not even one item fits).
+fn fitted_within(
+    all: &[Row],
+    selection: Option<&Selection>,
+    format: fusion_runtime::present::Format,
+    budget: usize,
+) -> Result<Option<ToolResponse>, TestCaseError> {
+    let presentation = Row::present_all(all);
+    let presentation = match selection {
+        Some(selection) => presentation.select(selection),
+        None => presentation,
+    };
+    let response = presentation
+        .format(format)
+        .max_tokens(budget)
+        .build()
+        .unwrap();
+    if response.is_error() == Some(true) {
+        return Ok(None);
+    }
+    within_budget(&response, budget)?;
+    Ok(Some(response))
+}
+
 fn within_budget(response: &ToolResponse, budget: usize) -> Result<(), TestCaseError> {
     let estimated = tokens(response);
     prop_assert!(estimated <= room(budget), "{estimated} > room of {budget}");
@@ -331,15 +356,9 @@ proptest! {
         budget in 40usize..1_500,
     ) {
         let all = rows(u32::try_from(count).unwrap());
-        let response = Row::present_all(&all)
-            .format(fusion_runtime::present::Format::Toon)
-            .max_tokens(budget)
-            .build()
-            .unwrap();
-        if response.is_error() == Some(true) {
+        let Some(response) = fitted_within(&all, None, fusion_runtime::present::Format::Toon, budget)? else {
             return Ok(());
-        }
-        within_budget(&response, budget)?;
+        };
         let decoded: serde_json::Value = toon_format::decode(&response.blocks()[0], &toon_format::DecodeOptions::new()).unwrap();
         let kept = decoded.as_array().map_or(0, Vec::len);
         prop_assert!(kept <= count);
@@ -402,16 +421,7 @@ proptest! {
     ) {
         let all = noted_rows(values.iter().map(|words| words.join(" ")), 5);
         let selection = note_selection(select_note);
-        let response = Row::present_all(&all)
-            .select(&selection)
-            .format(format)
-            .max_tokens(budget)
-            .build()
-            .unwrap();
-        if response.is_error() == Some(true) {
-            return Ok(());
-        }
-        within_budget(&response, budget)?;
+        fitted_within(&all, Some(&selection), format, budget)?;
     }
 }
 

@@ -68,7 +68,6 @@ fn table(bytes: &[u8]) -> __m512i {
 /// The blocks of `bytes` up to `end` (see [`super::push`]).
 #[target_feature(enable = "avx512bw,avx512vbmi")]
 pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
-    let ascii = Plain::load();
     let tables = Tables::load();
     let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
     let (newline, space) = (byte(b'\n'), byte(0x20));
@@ -97,7 +96,7 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
             at += BLOCK;
             continue;
         }
-        let (weights, codes) = ascii.weights(x, last);
+        let (weights, codes) = tables.plain.weights(x, last);
         sums = _mm512_add_epi64(sums, _mm512_sad_epu8(weights, zero));
         last = codes;
         plain = true;
@@ -252,13 +251,13 @@ const fn pair_bytes(high: bool) -> [u8; 256] {
 static PAIR_LOW: [u8; 256] = pair_bytes(false);
 static PAIR_HIGH: [u8; 256] = pair_bytes(true);
 
-/// The tables of [`mixed`], loaded once per push.
+/// The tables of a push: a plain block's, and those [`mixed`] adds (the classes of the bytes
+/// of 0x80 and above, and the weights of the pairs of classes), loaded once.
 struct Tables {
-    ascii: (__m512i, __m512i),
+    plain: Plain,
     high: (__m512i, __m512i),
     pair_low: [__m512i; 4],
     pair_high: [__m512i; 4],
-    before: __m512i,
 }
 
 impl Tables {
@@ -266,7 +265,7 @@ impl Tables {
     #[target_feature(enable = "avx512bw")]
     fn load() -> Tables {
         Tables {
-            ascii: (table(&ASCII_CLASS[..64]), table(&ASCII_CLASS[64..])),
+            plain: Plain::load(),
             high: (table(&HIGH_CLASS[..64]), table(&HIGH_CLASS[64..])),
             pair_low: [
                 table(&PAIR_LOW[..64]),
@@ -280,7 +279,6 @@ impl Tables {
                 table(&PAIR_HIGH[128..192]),
                 table(&PAIR_HIGH[192..]),
             ],
-            before: table(&BEFORE),
         }
     }
 }
@@ -312,7 +310,7 @@ fn mixed(
     let high = _mm512_movepi8_mask(x);
     let mut classes = _mm512_mask_blend_epi8(
         high,
-        _mm512_permutex2var_epi8(tables.ascii.0, x, tables.ascii.1),
+        _mm512_permutex2var_epi8(tables.plain.classes.0, x, tables.plain.classes.1),
         _mm512_permutex2var_epi8(tables.high.0, x, tables.high.1),
     );
     // The leads whose class the second byte decides (classify_multibyte).
@@ -333,10 +331,10 @@ fn mixed(
     let unknown = byte(UNKNOWN);
     let mut of_character = classes;
     for _ in 0..3 {
-        let before = _mm512_permutex2var_epi8(unknown, tables.before, of_character);
+        let before = _mm512_permutex2var_epi8(unknown, tables.plain.before, of_character);
         of_character = _mm512_mask_mov_epi8(of_character, continuation, before);
     }
-    let before = _mm512_permutex2var_epi8(unknown, tables.before, of_character);
+    let before = _mm512_permutex2var_epi8(unknown, tables.plain.before, of_character);
     let before = _mm512_mask_mov_epi8(before, _mm512_cmpeq_epi8_mask(before, unknown), byte(last));
     // Each pair's weight, its low and its high byte, at `before * 16 + class` (below 256: a
     // class before is below 16, so no bit crosses into the next byte); a continuation byte's 0.
