@@ -37,9 +37,9 @@
 //! estimate calibration").
 //!
 //! A sum of pair weights needs no state but the class of the last character, so the estimate
-//! runs at memory speed: on x86-64 with AVX-512 VBMI, 64 bytes of any text at a time; with AVX2,
-//! 64 bytes of plain ASCII at a time (`simd`), the rest one character at a time. Every way gives
-//! the same count (a property test checks it).
+//! runs at memory speed: on x86-64 with AVX-512 VBMI or AVX2, 64 bytes of any text at a time
+//! (`simd`); elsewhere, eight ASCII bytes after one test, the rest one character at a time.
+//! Every way gives the same count (a property test checks it).
 //!
 //! Accuracy, per corpus item: fitted never to be under the exact count, on every item of any
 //! size; for items of at least 200 exact tokens, at most 6% over on the texts of responses

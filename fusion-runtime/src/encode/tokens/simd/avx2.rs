@@ -3,13 +3,15 @@
 //! its low four bits, and each pair's weight is looked up in the 96-entry table of the pairs of
 //! codes: six 16-entry lookups of `before * 9 + code`, the right one chosen by the index's bits 4
 //! to 6. The weights, a byte each, are summed eight at a time. About a hundred and twenty
-//! instructions a block.
+//! instructions a block. Any other block is counted whole by [`mixed`].
 
 #![allow(unsafe_code, reason = "unaligned loads, each inside the text")]
 #![allow(
     clippy::cast_ptr_alignment,
     reason = "the unaligned loads take a vector pointer of any alignment"
 )]
+
+mod mixed;
 
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_and_si256,
@@ -65,62 +67,107 @@ fn load(bytes: &[u8]) -> __m256i {
     unsafe { _mm256_loadu_si256(bytes.as_ptr().cast::<__m256i>()) }
 }
 
-/// The blocks of `bytes` up to `end` (see [`super::push`]).
+/// Each byte `b`.
+#[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
-    let pairs = PAIR_TABLES.map(|table| load(&table));
-    let lower = LOWER_TABLES.map(|table| load(&table));
-    let byte = |b: u8| _mm256_set1_epi8(b.cast_signed());
-    let (newline, space, below_space) = (byte(b'\n'), byte(b' '), byte(0x20));
-    let zero = _mm256_setzero_si256();
-    // Below 0x20 as a signed byte: control characters, and every byte of 0x80 and above.
-    let odd = |x: __m256i| {
-        _mm256_andnot_si256(
-            _mm256_cmpeq_epi8(x, newline),
-            _mm256_cmpgt_epi8(below_space, x),
-        )
-    };
-    let within = |x: __m256i, first: u8, last: u8| {
-        let offset = _mm256_sub_epi8(x, byte(first));
-        _mm256_cmpeq_epi8(_mm256_min_epu8(offset, byte(last - first)), offset)
-    };
-    // The class codes of 32 plain bytes: a mark unless another class says otherwise.
-    let codes = |x: __m256i| {
-        let mut codes = byte(MARK);
+fn splat(b: u8) -> __m256i {
+    _mm256_set1_epi8(b.cast_signed())
+}
+
+/// Where `x`'s bytes are within `first..=last`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn within(x: __m256i, first: u8, last: u8) -> __m256i {
+    let offset = _mm256_sub_epi8(x, splat(first));
+    _mm256_cmpeq_epi8(_mm256_min_epu8(offset, splat(last - first)), offset)
+}
+
+/// A plain block's lookups, loaded once a push: a lower-case letter's class, and the weight of
+/// a pair of codes before an ASCII class.
+struct Plain {
+    lower: [__m256i; 2],
+    pairs: [__m256i; TABLES],
+}
+
+impl Plain {
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn load() -> Plain {
+        Plain {
+            lower: LOWER_TABLES.map(|table| load(&table)),
+            pairs: PAIR_TABLES.map(|table| load(&table)),
+        }
+    }
+
+    /// The class codes of 32 plain bytes: a mark unless another class says otherwise (a
+    /// tab, a carriage return or a control character is left a mark: a block with one is not
+    /// plain).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn codes(&self, x: __m256i) -> __m256i {
+        let mut codes = splat(MARK);
         // A lower-case letter's class by its low four bits, from the table of its high four.
         let letter = _mm256_blendv_epi8(
-            _mm256_shuffle_epi8(lower[0], x),
-            _mm256_shuffle_epi8(lower[1], x),
+            _mm256_shuffle_epi8(self.lower[0], x),
+            _mm256_shuffle_epi8(self.lower[1], x),
             within(x, 0x70, 0x7F),
         );
         codes = _mm256_blendv_epi8(codes, letter, within(x, b'a', b'z'));
-        codes = _mm256_blendv_epi8(codes, byte(UPPER), within(x, b'A', b'Z'));
-        codes = _mm256_blendv_epi8(codes, byte(DIGIT), within(x, b'0', b'9'));
-        codes = _mm256_blendv_epi8(codes, byte(SPACE), _mm256_cmpeq_epi8(x, space));
-        _mm256_blendv_epi8(codes, byte(NEWLINE), _mm256_cmpeq_epi8(x, newline))
-    };
-    // The weights of 32 codes after `last` (whose byte 31 is the code before the first).
-    let weights = |codes: __m256i, last: __m256i| {
-        let before = _mm256_alignr_epi8(codes, _mm256_permute2x128_si256(last, codes, 0x21), 15);
-        // last * 9 + next, below 90 (no bit crosses into the next byte).
+        codes = _mm256_blendv_epi8(codes, splat(UPPER), within(x, b'A', b'Z'));
+        codes = _mm256_blendv_epi8(codes, splat(DIGIT), within(x, b'0', b'9'));
+        codes = _mm256_blendv_epi8(codes, splat(SPACE), _mm256_cmpeq_epi8(x, splat(b' ')));
+        _mm256_blendv_epi8(codes, splat(NEWLINE), _mm256_cmpeq_epi8(x, splat(b'\n')))
+    }
+
+    /// The weight of each ASCII class of `codes` after the code `before` it (0 to 9), a byte
+    /// each; 0 for a code 0 (a byte that continues a character, in a mixed block).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn weights(&self, before: __m256i, codes: __m256i) -> __m256i {
+        // before * 9 + next, below 96 (no bit crosses into the next byte).
         let index = _mm256_add_epi8(
             _mm256_add_epi8(_mm256_slli_epi16::<3>(before), before),
             codes,
         );
         // Which table of 16: the index's bits 4 to 6.
-        let table = _mm256_and_si256(_mm256_srli_epi16::<4>(index), byte(7));
-        let mut weights = _mm256_shuffle_epi8(pairs[0], index);
-        for (number, lookup) in (1u8..).zip(&pairs[1..]) {
+        let table = _mm256_and_si256(_mm256_srli_epi16::<4>(index), splat(7));
+        let mut weights = _mm256_shuffle_epi8(self.pairs[0], index);
+        for (number, lookup) in (1u8..).zip(&self.pairs[1..]) {
             weights = _mm256_blendv_epi8(
                 weights,
                 _mm256_shuffle_epi8(*lookup, index),
-                _mm256_cmpeq_epi8(table, byte(number)),
+                _mm256_cmpeq_epi8(table, splat(number)),
             );
         }
         weights
+    }
+}
+
+/// Each byte's value moved up one place, the first taking byte 31 of `before` (the 32 bytes
+/// before these).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn byte_before(before: __m256i, x: __m256i) -> __m256i {
+    _mm256_alignr_epi8::<15>(x, _mm256_permute2x128_si256::<0x21>(before, x))
+}
+
+/// The blocks of `bytes` up to `end` (see [`super::push`]): a plain block (ASCII but control
+/// characters) by its codes, any other whole by [`mixed::mixed`].
+#[target_feature(enable = "avx2")]
+pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
+    let plain_tables = Plain::load();
+    let zero = _mm256_setzero_si256();
+    // Below 0x20 as a signed byte: control characters, and every byte of 0x80 and above.
+    let odd = |x: __m256i| {
+        _mm256_andnot_si256(
+            _mm256_cmpeq_epi8(x, splat(b'\n')),
+            _mm256_cmpgt_epi8(splat(0x20), x),
+        )
     };
-    // The codes of the last 32 bytes counted (only byte 31 is read), and whether they were.
-    let mut last = byte(code(tally.last));
+    // The class of the last character counted, and the codes of the last 32 bytes counted
+    // (only byte 31 is read) when they were plain and are newer.
+    let mut class = tally.last;
+    let mut last = splat(code(class));
     let mut plain = false;
     let mut sums = zero;
     let mut at = 0;
@@ -128,36 +175,42 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
         let (low, high) = (load(&bytes[at..]), load(&bytes[at + 32..]));
         if _mm256_movemask_epi8(_mm256_or_si256(odd(low), odd(high))) != 0 {
             if plain {
-                tally.last = last_code(last);
+                class = last_code(last);
             }
-            // One character at a time to the end of this block (or past it, to the end of a
-            // character that crosses it).
-            at = tally.push_scalar(bytes, at, at + BLOCK);
-            last = byte(code(tally.last));
+            // The whole block, whatever it holds; a character that crosses its end is counted
+            // here, and its continuation bytes at the start of the next block add nothing.
+            let (weights, last_class) = mixed::mixed(&plain_tables, bytes, at, (low, high), class);
+            sums = _mm256_add_epi64(sums, weights);
+            class = last_class;
+            last = splat(code(class));
             plain = false;
+            at += BLOCK;
             continue;
         }
-        let (low, high) = (codes(low), codes(high));
+        let (low, high) = (plain_tables.codes(low), plain_tables.codes(high));
         let weights = _mm256_add_epi64(
-            _mm256_sad_epu8(weights(low, last), zero),
-            _mm256_sad_epu8(weights(high, low), zero),
+            _mm256_sad_epu8(plain_tables.weights(byte_before(last, low), low), zero),
+            _mm256_sad_epu8(plain_tables.weights(byte_before(low, high), high), zero),
         );
         sums = _mm256_add_epi64(sums, weights);
         last = high;
         plain = true;
         at += BLOCK;
     }
-    if plain {
-        tally.last = last_code(last);
-    }
+    tally.last = if plain { last_code(last) } else { class };
     let mut lanes = [0u64; 4];
     // SAFETY: the store writes 32 bytes into `lanes`, which is 32 bytes long; any alignment.
     unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), sums) };
     tally.units += lanes.iter().sum::<u64>();
+    // Past the continuation bytes of a character that crosses the last block's end (counted).
+    while bytes.get(at).is_some_and(|&b| b & 0xC0 == 0x80) {
+        at += 1;
+    }
     at
 }
 
-/// The class of byte 31 of a plain block's codes (an ASCII class: its code is its number).
+/// Byte 31 of a block's codes or classes (a plain block's: an ASCII class, whose code is its
+/// number).
 #[inline]
 #[target_feature(enable = "avx2")]
 fn last_code(codes: __m256i) -> u8 {

@@ -1,0 +1,208 @@
+//! AVX2: a block with anything but plain ASCII (multi-byte characters, control characters),
+//! counted whole as `vbmi` counts one, 32 bytes at a time, with 16-entry lookups (`vpshufb`)
+//! where VBMI has 128-entry ones:
+//!
+//! - each byte's class: an ASCII byte's by the plain block's codes, with the whitespace they
+//!   leave out; a lead byte's by a lookup of its low four bits in the table of its high four;
+//!   the leads `E3` and `EF` corrected by comparing the byte after them; a byte that continues
+//!   a character `CONTINUATION`, which weighs nothing after any class;
+//! - each continuation byte then takes its character's class from the byte before it (three
+//!   times: a character has at most three), so that the byte before every character holds the
+//!   class of the character before it;
+//! - each pair's weight, its low and its high byte, from sixteen tables of 16 (one per class
+//!   before, looked up by the class after), the right one chosen by comparing the class before.
+//!
+//! About 330 instructions a block, at any mix of scripts (PERFORMANCE.md, "the AVX2 path on
+//! mixed blocks", has what this buys over counting such a block a character at a time).
+
+use std::arch::x86_64::{
+    __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_epi8,
+    _mm256_cmpeq_epi8, _mm256_max_epu8, _mm256_min_epu8, _mm256_or_si256, _mm256_sad_epu8,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi16,
+};
+
+use super::super::super::{
+    BLOCK, CLASSES, EMOJI, KANA, NEWLINE, SPACE, START, SYMBOL, classify_multibyte, pair,
+};
+use super::{Plain, byte_before, last_code, load, splat, within};
+
+/// A byte's class when it continues a character: it adds nothing, after any class (the column
+/// of `START`, which is never a character's class, is all 0).
+const CONTINUATION: u8 = START;
+
+/// The class of a lead byte by its low four bits, for the high four bits `C`, `D` and `E` (each
+/// twice: `vpshufb` looks up within each 128-bit half); `E3` and `EF` with a second byte of
+/// `0x84`, to be corrected. Every lead from `F0` on is an emoji's.
+static LEADS: [[u8; 32]; 3] = {
+    let mut tables = [[0; 32]; 3];
+    let mut table = 0;
+    while table < 3 {
+        let mut low = 0;
+        while low < 16 {
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "the value stays below 256, a valid `u8`"
+            )]
+            let lead = (0xC0 + table * 16 + low) as u8;
+            let class = classify_multibyte(lead, 0x84).0;
+            tables[table][low] = class;
+            tables[table][low + 16] = class;
+            low += 1;
+        }
+        table += 1;
+    }
+    tables
+};
+
+/// One byte of the weight of each pair of classes: table `last`, entry `next` (each twice);
+/// `pair`'s low byte with `high = false`, its high byte with `true`; 0 for a continuation byte.
+const fn pair_tables(high: bool) -> [[u8; 32]; CLASSES] {
+    let mut tables = [[0; 32]; CLASSES];
+    let mut last = 0;
+    while last < CLASSES {
+        let mut next = 0;
+        while next < CLASSES {
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "both stay below CLASSES, valid `u8`s; a byte of a `u16`"
+            )]
+            let byte = {
+                let units = pair(last as u8, next as u8);
+                if high {
+                    (units >> 8) as u8
+                } else {
+                    units as u8
+                }
+            };
+            tables[last][next] = byte;
+            tables[last][next + 16] = byte;
+            next += 1;
+        }
+        last += 1;
+    }
+    tables
+}
+
+static PAIR_LOW: [[u8; 32]; CLASSES] = pair_tables(false);
+static PAIR_HIGH: [[u8; 32]; CLASSES] = pair_tables(true);
+
+/// The class of the character that a block's first bytes continue, until it is put in from
+/// the block before (no class has this number).
+const UNKNOWN: u8 = 0xF0;
+const _: () = assert!(CLASSES <= UNKNOWN as usize);
+
+/// The weights of the characters that start in the block at `bytes[at..]` (its first byte
+/// starts a character or continues one counted before; `low` and `high` its two halves), after
+/// a character of class `last`: their sums in four 64-bit lanes, and the class of the block's
+/// last character.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn mixed(
+    plain: &Plain,
+    bytes: &[u8],
+    at: usize,
+    (low, high): (__m256i, __m256i),
+    last: u8,
+) -> (__m256i, u8) {
+    // The byte after each: the block from `at + 1`, zero past the text.
+    let (next_low, next_high) = if bytes.len() > at + BLOCK {
+        (load(&bytes[at + 1..]), load(&bytes[at + 33..]))
+    } else {
+        let mut after = [0; BLOCK];
+        let rest = bytes.get(at + 1..).unwrap_or_default();
+        let taken = rest.len().min(BLOCK);
+        after[..taken].copy_from_slice(&rest[..taken]);
+        (load(&after), load(&after[32..]))
+    };
+    let classes_low = classes(plain, low, next_low);
+    let classes_high = classes(plain, high, next_high);
+    // Each byte's character's class; the bytes that continue a character begun in the block
+    // before hold `UNKNOWN`. Only then is that character's class put in: the block's last class
+    // does not wait for the last block's, so blocks are counted side by side.
+    let unknown = splat(UNKNOWN);
+    let of_low = of_character(unknown, classes_low);
+    let of_high = of_character(of_low, classes_high);
+    let before_low = byte_before(unknown, of_low);
+    let before_low = _mm256_blendv_epi8(
+        before_low,
+        splat(last),
+        _mm256_cmpeq_epi8(before_low, unknown),
+    );
+    let sums = _mm256_add_epi64(
+        weights(before_low, classes_low),
+        weights(byte_before(of_low, of_high), classes_high),
+    );
+    (sums, last_code(of_high))
+}
+
+/// The class of each of 32 bytes `x` (`next`: the byte after each), or `CONTINUATION`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn classes(plain: &Plain, x: __m256i, next: __m256i) -> __m256i {
+    // ASCII: the plain block's codes (its classes), and the whitespace they leave out: tab,
+    // vertical tab and form feed are spaces, a carriage return a line break.
+    let mut ascii = plain.codes(x);
+    let whitespace = _mm256_andnot_si256(_mm256_cmpeq_epi8(x, splat(b'\n')), within(x, 0x09, 0x0C));
+    ascii = _mm256_blendv_epi8(ascii, splat(SPACE), whitespace);
+    ascii = _mm256_blendv_epi8(ascii, splat(NEWLINE), _mm256_cmpeq_epi8(x, splat(b'\r')));
+    // 0x80 and above: a lead's class by its low four bits from the table of its high four.
+    let low_bits = _mm256_and_si256(x, splat(0x0F));
+    let high_bits = _mm256_and_si256(_mm256_srli_epi16::<4>(x), splat(0x0F));
+    let mut other = splat(CONTINUATION);
+    for (table, bits) in LEADS.iter().zip(0xCu8..) {
+        other = _mm256_blendv_epi8(
+            other,
+            _mm256_shuffle_epi8(load(table), low_bits),
+            _mm256_cmpeq_epi8(high_bits, splat(bits)),
+        );
+    }
+    other = _mm256_blendv_epi8(
+        other,
+        splat(EMOJI),
+        _mm256_cmpeq_epi8(high_bits, splat(0x0F)),
+    );
+    // `blendv` takes the second where the mask byte's top bit is set: the bytes of 0x80 and up.
+    let mut classes = _mm256_blendv_epi8(ascii, other, x);
+    // The leads whose class the second byte decides (classify_multibyte): `E3` below `0x84`
+    // is kana, below `0x81` a symbol; `EF` from `0xB8` on a symbol.
+    let at_most = |limit: u8| _mm256_cmpeq_epi8(_mm256_min_epu8(next, splat(limit)), next);
+    let e3 = _mm256_cmpeq_epi8(x, splat(0xE3));
+    classes = _mm256_blendv_epi8(classes, splat(KANA), _mm256_and_si256(e3, at_most(0x83)));
+    classes = _mm256_blendv_epi8(classes, splat(SYMBOL), _mm256_and_si256(e3, at_most(0x80)));
+    let from_b8 = _mm256_cmpeq_epi8(_mm256_max_epu8(next, splat(0xB8)), next);
+    let ef = _mm256_cmpeq_epi8(x, splat(0xEF));
+    _mm256_blendv_epi8(classes, splat(SYMBOL), _mm256_and_si256(ef, from_b8))
+}
+
+/// The class of the character each byte belongs to: a continuation byte takes the class of
+/// the byte before it, three times over (`before`: the 32 bytes before these, done already).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn of_character(before: __m256i, classes: __m256i) -> __m256i {
+    let continuation = _mm256_cmpeq_epi8(classes, splat(CONTINUATION));
+    let mut of = classes;
+    for _ in 0..3 {
+        of = _mm256_blendv_epi8(of, byte_before(before, of), continuation);
+    }
+    of
+}
+
+/// The sums of the weights of `classes` after `before` (the class before each byte), in four
+/// 64-bit lanes: each weight's low and high byte from the tables of its class before.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn weights(before: __m256i, classes: __m256i) -> __m256i {
+    let (mut low, mut high) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    for ((table_low, table_high), last) in PAIR_LOW.iter().zip(&PAIR_HIGH).zip(0u8..) {
+        let here = _mm256_cmpeq_epi8(before, splat(last));
+        let pick =
+            |table: &[u8; 32]| _mm256_and_si256(here, _mm256_shuffle_epi8(load(table), classes));
+        low = _mm256_or_si256(low, pick(table_low));
+        high = _mm256_or_si256(high, pick(table_high));
+    }
+    let zero = _mm256_setzero_si256();
+    _mm256_add_epi64(
+        _mm256_sad_epu8(low, zero),
+        _mm256_slli_epi64::<8>(_mm256_sad_epu8(high, zero)),
+    )
+}
