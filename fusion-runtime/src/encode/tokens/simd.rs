@@ -11,7 +11,7 @@
 //!   The text's last bytes, fewer than a block, are counted the same way in one masked block
 //!   ([`vbmi::push_tail`]);
 //! - [`avx2`]: the classes by range comparisons, the weights by 16-entry byte lookups, about
-//!   seventy instructions a plain block; a block with anything else in about 330 (`avx2::mixed`:
+//!   seventy instructions a plain block; a block with anything else whole too (`avx2::mixed`,
 //!   1.7x to 1.9x faster than a character at a time on rows of mixed scripts).
 //!
 //! The `unsafe` of the crate is here and in those two: the calls into code compiled for an
@@ -24,7 +24,8 @@ mod avx2;
 mod vbmi;
 
 use super::{
-    ACCENTED, ALPHABETIC, CONSONANT, EMOJI, HAN, KANA, NEWLINE, SYLLABIC, SYMBOL, TokenTally, VOWEL,
+    ACCENTED, ALPHABETIC, CLASSES, CONSONANT, EMOJI, HAN, KANA, NEWLINE, START, SYLLABIC, SYMBOL,
+    TokenTally, VOWEL, classify_multibyte,
 };
 
 /// The code of a class in a block: the ASCII classes (and `START`) are their own numbers, 1 to 8;
@@ -73,6 +74,53 @@ pub(super) static PAIRS: [u8; 128] = {
     }
     table
 };
+
+/// A byte's class in a mixed block when it continues a character: it adds nothing, after any
+/// class (the column of `START`, which is never a character's class, is all 0).
+pub(super) const CONTINUATION: u8 = START;
+
+/// The class of the character that a mixed block's first bytes continue, until it is put in
+/// from the block before (no class has this number).
+pub(super) const UNKNOWN: u8 = 0xF0;
+const _: () = assert!(CLASSES <= UNKNOWN as usize);
+
+// The two leads both paths classify with a second byte of `0x84`, and then correct by the byte
+// after them.
+const _: () = assert!(
+    classify_multibyte(0xE3, 0x84).0 == HAN && classify_multibyte(0xEF, 0x84).0 == SYLLABIC
+);
+
+/// One byte of the weight of each pair of classes, at `last * 16 + next` (`pair`'s low byte with
+/// `high = false`, its high byte with `true`; 0 for a continuation byte): a mixed block's
+/// lookups.
+const fn pair_bytes(high: bool) -> [u8; 256] {
+    let mut table = [0; 256];
+    let mut last = 0;
+    while last < CLASSES {
+        let mut next = 0;
+        while next < CLASSES {
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "both stay below CLASSES, valid `u8`s; a byte of a `u16`"
+            )]
+            let byte = {
+                let units = super::pair(last as u8, next as u8);
+                if high {
+                    (units >> 8) as u8
+                } else {
+                    units as u8
+                }
+            };
+            table[last * 16 + next] = byte;
+            next += 1;
+        }
+        last += 1;
+    }
+    table
+}
+
+pub(super) static PAIR_LOW: [u8; 256] = pair_bytes(false);
+pub(super) static PAIR_HIGH: [u8; 256] = pair_bytes(true);
 
 /// Adds the blocks of `bytes` that end by `end` to `tally` and returns where it stopped (a
 /// multiple of [`BLOCK`](super::BLOCK), or a little past one when a character crossed it); 0

@@ -25,18 +25,21 @@ use std::arch::x86_64::{
 use super::super::{ASCII_CLASS, BLOCK, DIGIT, MARK, NEWLINE, SPACE, TokenTally, UPPER};
 use super::{PAIRS, code};
 
-/// [`PAIRS`] in `vpshufb` tables of 16 (each twice: it looks up within each 128-bit half): the
-/// weight at `last * 9 + next`, below 96, is entry `index % 16` of table `index / 16`.
-static PAIR_TABLES: [[u8; 32]; TABLES] = {
-    let mut tables = [[0; 32]; TABLES];
+/// `bytes` in `N` `vpshufb` tables of 16, each twice (it looks up within each 128-bit half):
+/// byte `index` is entry `index % 16` of table `index / 16`.
+const fn doubled<const N: usize>(bytes: &[u8]) -> [[u8; 32]; N] {
+    let mut tables = [[0; 32]; N];
     let mut index = 0;
-    while index < TABLES * 16 {
-        tables[index / 16][index % 16] = PAIRS[index];
-        tables[index / 16][index % 16 + 16] = PAIRS[index];
+    while index < N * 16 {
+        tables[index / 16][index % 16] = bytes[index];
+        tables[index / 16][index % 16 + 16] = bytes[index];
         index += 1;
     }
     tables
-};
+}
+
+/// [`PAIRS`] as tables of 16: the weight at `last * 9 + next`, below 96.
+static PAIR_TABLES: [[u8; 32]; TABLES] = doubled(&PAIRS);
 
 /// The tables of 16 that hold every `last * 9 + next` of a plain block (below 90).
 const TABLES: usize = 6;

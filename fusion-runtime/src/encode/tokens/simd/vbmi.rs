@@ -31,11 +31,8 @@ use std::arch::x86_64::{
     _mm512_setzero_si512, _mm512_slli_epi16, _mm512_slli_epi64,
 };
 
-use super::super::{
-    ASCII_CLASS, BLOCK, CLASSES, HAN, KANA, START, SYLLABIC, SYMBOL, TokenTally,
-    classify_multibyte, pair,
-};
-use super::{PAIRS, code};
+use super::super::{ASCII_CLASS, BLOCK, KANA, SYMBOL, TokenTally, classify_multibyte};
+use super::{CONTINUATION, PAIR_HIGH, PAIR_LOW, PAIRS, UNKNOWN, code};
 
 /// For moving the byte before each in: byte 63 of the block before, then bytes 0 to 62 of this
 /// one (a two-register permute takes 0–63 from the first, 64–127 from the second).
@@ -184,20 +181,6 @@ fn code_at(codes: __m512i, index: u8) -> u8 {
     class
 }
 
-// The two leads `HIGH_CLASS` holds with a second byte of `0x84`, which `mixed` corrects.
-const _: () = assert!(
-    classify_multibyte(0xE3, 0x84).0 == HAN && classify_multibyte(0xEF, 0x84).0 == SYLLABIC
-);
-
-/// A byte's class in a mixed block when it continues a character: it adds nothing, after any
-/// class (the column of `START`, which is never a character's class, is all 0).
-const CONTINUATION: u8 = START;
-
-/// The class of the character that a block's first bytes continue, until it is put in from
-/// the block before (no class has this number).
-const UNKNOWN: u8 = 0xF0;
-const _: () = assert!(CLASSES <= UNKNOWN as usize);
-
 /// The class of each byte of 0x80 and above, at its low seven bits: a continuation byte's is
 /// [`CONTINUATION`], a lead byte's its character's (for `E3` and `EF`, with a second byte of
 /// `0x84`, to be corrected).
@@ -219,37 +202,6 @@ static HIGH_CLASS: [u8; 128] = {
     }
     table
 };
-
-/// One byte of the weight of each pair of classes, at `last * 16 + next` (`pair`'s low byte with
-/// `HIGH = false`, its high byte with `true`; 0 for a continuation byte).
-const fn pair_bytes(high: bool) -> [u8; 256] {
-    let mut table = [0; 256];
-    let mut last = 0;
-    while last < CLASSES {
-        let mut next = 0;
-        while next < CLASSES {
-            #[allow(
-                clippy::cast_possible_truncation,
-                reason = "both stay below CLASSES, valid `u8`s; a byte of a `u16`"
-            )]
-            let byte = {
-                let units = pair(last as u8, next as u8);
-                if high {
-                    (units >> 8) as u8
-                } else {
-                    units as u8
-                }
-            };
-            table[last * 16 + next] = byte;
-            next += 1;
-        }
-        last += 1;
-    }
-    table
-}
-
-static PAIR_LOW: [u8; 256] = pair_bytes(false);
-static PAIR_HIGH: [u8; 256] = pair_bytes(true);
 
 /// The tables of a push: a plain block's, and those [`mixed`] adds (the classes of the bytes
 /// of 0x80 and above, and the weights of the pairs of classes), loaded once.
