@@ -123,7 +123,7 @@ impl Plain {
     }
 
     /// The weight of each ASCII class of `codes` after the code `before` it (0 to 9), a byte
-    /// each; 0 for a code 0 (a byte that continues a character, in a mixed block).
+    /// each.
     #[inline]
     #[target_feature(enable = "avx2")]
     fn weights(&self, before: __m256i, codes: __m256i) -> __m256i {
