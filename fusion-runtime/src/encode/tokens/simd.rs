@@ -79,11 +79,6 @@ pub(super) static PAIRS: [u8; 128] = {
 /// class (the column of `START`, which is never a character's class, is all 0).
 pub(super) const CONTINUATION: u8 = START;
 
-/// The class of the character that a mixed block's first bytes continue, until it is put in
-/// from the block before (no class has this number).
-pub(super) const UNKNOWN: u8 = 0xF0;
-const _: () = assert!(CLASSES <= UNKNOWN as usize);
-
 // The two leads both paths classify with a second byte of `0x84`, and then correct by the byte
 // after them.
 const _: () = assert!(

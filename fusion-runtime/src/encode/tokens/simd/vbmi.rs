@@ -32,7 +32,7 @@ use std::arch::x86_64::{
 };
 
 use super::super::{ASCII_CLASS, BLOCK, KANA, SYMBOL, TokenTally, classify_multibyte};
-use super::{CONTINUATION, PAIR_HIGH, PAIR_LOW, PAIRS, UNKNOWN, code};
+use super::{CONTINUATION, PAIR_HIGH, PAIR_LOW, PAIRS, code};
 
 /// For moving the byte before each in: byte 63 of the block before, then bytes 0 to 62 of this
 /// one (a two-register permute takes 0–63 from the first, 64–127 from the second).
@@ -180,6 +180,11 @@ fn code_at(codes: __m512i, index: u8) -> u8 {
     let class = _mm_extract_epi8::<0>(_mm512_castsi512_si128(moved)) as u8;
     class
 }
+
+/// The class of the character that a block's first bytes continue, until it is put in from
+/// the block before (no class has this number).
+const UNKNOWN: u8 = 0xF0;
+const _: () = assert!(super::super::CLASSES <= UNKNOWN as usize);
 
 /// The class of each byte of 0x80 and above, at its low seven bits: a continuation byte's is
 /// [`CONTINUATION`], a lead byte's its character's (for `E3` and `EF`, with a second byte of

@@ -24,7 +24,7 @@ use std::arch::x86_64::{
 use super::super::super::{
     BLOCK, CLASSES, EMOJI, KANA, NEWLINE, SPACE, SYMBOL, classify_multibyte,
 };
-use super::super::{CONTINUATION, PAIR_HIGH, PAIR_LOW, UNKNOWN};
+use super::super::{CONTINUATION, PAIR_HIGH, PAIR_LOW};
 use super::{Plain, byte_before, doubled, last_code, load, splat, within};
 
 /// The class of a lead byte by its low four bits, for the high four bits `C`, `D` and `E` (each
@@ -80,18 +80,11 @@ pub(super) fn mixed(
     };
     let classes_low = classes(plain, low, next_low);
     let classes_high = classes(plain, high, next_high);
-    // Each byte's character's class; the bytes that continue a character begun in the block
-    // before hold `UNKNOWN`. Only then is that character's class put in: the block's last class
-    // does not wait for the last block's, so blocks are counted side by side.
-    let unknown = splat(UNKNOWN);
-    let of_low = of_character(unknown, classes_low);
+    // Each byte's character's class, the block before's last class carried in.
+    let carry = splat(last);
+    let of_low = of_character(carry, classes_low);
     let of_high = of_character(of_low, classes_high);
-    let before_low = byte_before(unknown, of_low);
-    let before_low = _mm256_blendv_epi8(
-        before_low,
-        splat(last),
-        _mm256_cmpeq_epi8(before_low, unknown),
-    );
+    let before_low = byte_before(carry, of_low);
     let sums = _mm256_add_epi64(
         weights(before_low, classes_low),
         weights(byte_before(of_low, of_high), classes_high),
