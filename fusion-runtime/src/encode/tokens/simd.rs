@@ -85,6 +85,28 @@ const _: () = assert!(
     classify_multibyte(0xE3, 0x84).0 == HAN && classify_multibyte(0xEF, 0x84).0 == SYLLABIC
 );
 
+/// The class of each byte of 0x80 and above, at its low seven bits: a continuation byte's is
+/// [`CONTINUATION`], a lead byte's its character's (for `E3` and `EF`, with a second byte of
+/// `0x84`, to be corrected): a mixed block's classes of the bytes that are not ASCII.
+pub(super) static HIGH_CLASS: [u8; 128] = {
+    let mut table = [0; 128];
+    let mut index = 0;
+    while index < 128 {
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "the value stays below 256, a valid `u8`"
+        )]
+        let lead = (index + 128) as u8;
+        table[index] = if lead < 0xC0 {
+            CONTINUATION
+        } else {
+            classify_multibyte(lead, 0x84).0
+        };
+        index += 1;
+    }
+    table
+};
+
 /// One byte of the weight of each pair of classes, at `last * 16 + next` (`pair`'s low byte with
 /// `high = false`, its high byte with `true`; 0 for a continuation byte): a mixed block's
 /// lookups.

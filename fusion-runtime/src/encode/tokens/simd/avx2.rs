@@ -46,19 +46,8 @@ const TABLES: usize = 6;
 const _: () = assert!(super::pair_index(super::OTHER, NEWLINE) < TABLES * 16);
 
 /// The class of each lower-case letter by its low four bits: of `0x60`–`0x6F` (`a`–`o`), and of
-/// `0x70`–`0x7F` (`p`–`z`), each twice (`vpshufb` looks up within each 128-bit half); the
-/// bytes that are no letters are never read from them.
-static LOWER_TABLES: [[u8; 32]; 2] = {
-    let mut tables = [[0; 32]; 2];
-    let mut index = 0;
-    while index < 32 {
-        let class = ASCII_CLASS[0x60 + index];
-        tables[index / 16][index % 16] = class;
-        tables[index / 16][index % 16 + 16] = class;
-        index += 1;
-    }
-    tables
-};
+/// `0x70`–`0x7F` (`p`–`z`); the bytes that are no letters are never read from them.
+static LOWER_TABLES: [[u8; 32]; 2] = doubled(ASCII_CLASS.split_at(0x60).1);
 
 /// Loads 32 bytes.
 #[inline]

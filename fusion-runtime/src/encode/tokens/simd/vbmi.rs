@@ -31,8 +31,8 @@ use std::arch::x86_64::{
     _mm512_setzero_si512, _mm512_slli_epi16, _mm512_slli_epi64,
 };
 
-use super::super::{ASCII_CLASS, BLOCK, KANA, SYMBOL, TokenTally, classify_multibyte};
-use super::{CONTINUATION, PAIR_HIGH, PAIR_LOW, PAIRS, code};
+use super::super::{ASCII_CLASS, BLOCK, KANA, SYMBOL, TokenTally};
+use super::{CONTINUATION, HIGH_CLASS, PAIR_HIGH, PAIR_LOW, PAIRS, code};
 
 /// For moving the byte before each in: byte 63 of the block before, then bytes 0 to 62 of this
 /// one (a two-register permute takes 0–63 from the first, 64–127 from the second).
@@ -185,28 +185,6 @@ fn code_at(codes: __m512i, index: u8) -> u8 {
 /// the block before (no class has this number).
 const UNKNOWN: u8 = 0xF0;
 const _: () = assert!(super::super::CLASSES <= UNKNOWN as usize);
-
-/// The class of each byte of 0x80 and above, at its low seven bits: a continuation byte's is
-/// [`CONTINUATION`], a lead byte's its character's (for `E3` and `EF`, with a second byte of
-/// `0x84`, to be corrected).
-static HIGH_CLASS: [u8; 128] = {
-    let mut table = [0; 128];
-    let mut index = 0;
-    while index < 128 {
-        #[allow(
-            clippy::cast_possible_truncation,
-            reason = "the value stays below 256, a valid `u8`"
-        )]
-        let lead = (index + 128) as u8;
-        table[index] = if lead < 0xC0 {
-            CONTINUATION
-        } else {
-            classify_multibyte(lead, 0x84).0
-        };
-        index += 1;
-    }
-    table
-};
 
 /// The tables of a push: a plain block's, and those [`mixed`] adds (the classes of the bytes
 /// of 0x80 and above, and the weights of the pairs of classes), loaded once.

@@ -21,35 +21,14 @@ use std::arch::x86_64::{
     _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi16,
 };
 
-use super::super::super::{
-    BLOCK, CLASSES, EMOJI, KANA, NEWLINE, SPACE, SYMBOL, classify_multibyte,
-};
-use super::super::{CONTINUATION, PAIR_HIGH, PAIR_LOW};
+use super::super::super::{BLOCK, CLASSES, EMOJI, KANA, NEWLINE, SPACE, SYMBOL};
+use super::super::{CONTINUATION, HIGH_CLASS, PAIR_HIGH, PAIR_LOW};
 use super::{Plain, byte_before, doubled, last_code, load, splat, within};
 
-/// The class of a lead byte by its low four bits, for the high four bits `C`, `D` and `E` (each
-/// twice: `vpshufb` looks up within each 128-bit half); `E3` and `EF` with a second byte of
-/// `0x84`, to be corrected. Every lead from `F0` on is an emoji's.
-static LEADS: [[u8; 32]; 3] = {
-    let mut tables = [[0; 32]; 3];
-    let mut table = 0;
-    while table < 3 {
-        let mut low = 0;
-        while low < 16 {
-            #[allow(
-                clippy::cast_possible_truncation,
-                reason = "the value stays below 256, a valid `u8`"
-            )]
-            let lead = (0xC0 + table * 16 + low) as u8;
-            let class = classify_multibyte(lead, 0x84).0;
-            tables[table][low] = class;
-            tables[table][low + 16] = class;
-            low += 1;
-        }
-        table += 1;
-    }
-    tables
-};
+/// The class of a lead byte by its low four bits, for the high four bits `C`, `D` and `E`
+/// (`HIGH_CLASS` from `0xC0`): `E3` and `EF` with a second byte of `0x84`, to be corrected.
+/// Every lead from `F0` on is an emoji's.
+static LEADS: [[u8; 32]; 3] = doubled(HIGH_CLASS.split_at(0x40).1);
 
 /// `PAIR_LOW` and `PAIR_HIGH` as sixteen tables of 16: table `last`, entry `next`.
 static PAIR_TABLES_LOW: [[u8; 32]; CLASSES] = doubled(&PAIR_LOW);
