@@ -466,6 +466,45 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// With `exact_tokens`, a single value keeps the longest cap on its embedded list that fits
+    /// the budget by the exact count, on text the estimate is far under on too (the estimate
+    /// only aims the exact count's probes, wire format §17.2).
+    #[test]
+    fn an_exactly_counted_single_value_keeps_the_longest_cap(
+        titles in prop::collection::vec("[a-z ]{6,30}|[а-я]{6,24}|[一-鿿]{4,12}|[0-9a-f]{32}", 0..80),
+        budget in 40usize..1_500,
+    ) {
+        let project = |count: usize| Project {
+            name: "Apollo",
+            tasks: titles.iter().take(count).map(|title| Task { title: title.clone() }).collect(),
+        };
+        let response = project(titles.len()).present().max_tokens(budget).exact_tokens().build().unwrap();
+        if response.is_error() == Some(true) {
+            // Not even the value with its list emptied fits, by the exact count.
+            let summary = if titles.is_empty() { 0 } else { EXACT.count(&summary_block(0, titles.len(), budget)) };
+            prop_assert!(exact(&project(0).present().build().unwrap()) + summary > budget);
+            return Ok(());
+        }
+        prop_assert!(exact(&response) <= budget, "exact {} > {budget}", exact(&response));
+        let data: serde_json::Value = serde_json::from_str(&response.blocks()[0]).unwrap();
+        let kept = data["tasks"].as_array().map_or(0, Vec::len);
+        if kept < titles.len() {
+            // One more task does not fit: the value with kept + 1 tasks and their summary count
+            // over the budget exactly.
+            let more = exact(&project(kept + 1).present().build().unwrap());
+            let summary = if kept + 1 < titles.len() {
+                EXACT.count(&summary_block(kept + 1, titles.len(), budget))
+            } else {
+                0
+            };
+            prop_assert!(more + summary > budget, "{kept} kept, but {} count {more} + {summary} <= {budget}", kept + 1);
+        }
+    }
+}
+
 /// Rows whose notes are ideographs drawn at random, which the estimate is far under on (wire
 /// format A.27).
 fn random_ideograph_rows(count: u32) -> Vec<Row> {

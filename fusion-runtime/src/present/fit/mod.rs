@@ -14,22 +14,29 @@
 //!   elements of a TOON list of nested items) written once, item by item, with each item's tokens counted as it is appended, so the data block of
 //!   any prefix, and its estimate, is at hand without writing anything again; writing stops as
 //!   soon as the items alone are over the budget;
-//! - [`parts`]: a collection's other blocks for any prefix, each item presented about once.
+//! - [`parts`]: a collection's other blocks for any prefix, each item presented about once;
+//! - `exact` (feature `exact-tokens`): a budget kept by the exact count
+//!   (`Presentation::exact_tokens`), the estimate's search aiming the exact count's probes.
 //!
 //! A TOON collection whose first item could be a table row but a later one is not (so whether a
 //! prefix is a table depends on where it ends), and a single value, are probed by full renders
 //! of the candidate: a single value's embedded collections are only reachable through its
 //! serializer. So is every presentation whose budget is kept by the exact count (`fit_exactly`,
 //! feature `exact-tokens`): the same search, each probe counted by the tokenizer, the room the
-//! whole budget.
+//! whole budget, each guess the cut the estimate's own search finds.
 //!
 //! [`ItemParts`]: super::engine::ItemParts
 
 use std::cell::RefCell;
 
+#[cfg(feature = "exact-tokens")]
+mod exact;
 mod parts;
 mod prefix;
 mod search;
+
+#[cfg(feature = "exact-tokens")]
+pub(crate) use self::exact::fit_exactly;
 
 use self::parts::PrefixParts;
 use self::prefix::{DataPrefix, JsonPrefix, ToonListPrefix, ToonPrefix};
@@ -45,25 +52,52 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
     items: Items<'_, T>,
     budget: usize,
 ) -> Result<Fitted, EncodeError> {
+    estimated(shape, items, budget, room(budget)).map(|answer| answer.fitted)
+}
+
+/// A fitted response and the cut it keeps (0: not even cut 1 fits; for a single value that
+/// fits whole, `usize::MAX`).
+struct Answer {
+    fitted: Fitted,
+    #[cfg_attr(
+        not(feature = "exact-tokens"),
+        expect(dead_code, reason = "read by the exact count's aim only")
+    )]
+    cut: usize,
+}
+
+/// The response of `items` cut to the longest cut whose estimate is within `room` tokens (the
+/// budget's own room for a fit; another room when the exact count aims with it), its summary
+/// and its `RESPONSE_TOO_LARGE` figures those of `budget`.
+fn estimated<T: Presenter<Ctx>, Ctx: ?Sized>(
+    shape: &Shape<'_, Ctx>,
+    items: Items<'_, T>,
+    budget: usize,
+    room: usize,
+) -> Result<Answer, EncodeError> {
+    let count = Count {
+        room,
+        tokens: &tokens_of,
+    };
     let prefixed = match items {
         Items::Many(all) if matches!(shape.format, Format::Json | Format::CompactJson) => {
-            collection(shape, all, budget, JsonPrefix::new(shape))?
+            collection(shape, all, budget, room, JsonPrefix::new(shape))?
         }
         Items::Many(all) => {
             let table = match ToonPrefix::new::<T, Ctx>(shape) {
-                Some(rows) => collection(shape, all, budget, rows)?,
+                Some(rows) => collection(shape, all, budget, room, rows)?,
                 None => None,
             };
             match table {
-                Some(fitted) => Some(fitted),
-                None => collection(shape, all, budget, ToonListPrefix::new(shape))?,
+                Some(answer) => Some(answer),
+                None => collection(shape, all, budget, room, ToonListPrefix::new(shape))?,
             }
         }
-        Items::One(_) => return rendered(shape, items, budget, &Count::estimate(budget)),
+        Items::One(_) => None,
     };
     match prefixed {
-        Some(fitted) => Ok(fitted),
-        None => rendered(shape, items, budget, &Count::estimate(budget)),
+        Some(answer) => Ok(answer),
+        None => rendered(shape, items, budget, &count, None),
     }
 }
 
@@ -101,19 +135,21 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     shape: &Shape<'_, Ctx>,
     all: &[T],
     budget: usize,
+    room: usize,
     data: impl DataPrefix<T>,
-) -> Result<Option<Fitted>, EncodeError> {
-    let room = room(budget);
+) -> Result<Option<Answer>, EncodeError> {
     let by_limit = all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX));
     if by_limit == 0 {
         // No item to keep or drop: the response is what it is.
         let (builder, _) = shape.render(Items::Many(all), Cut::NONE, Cut::NONE)?;
-        return Ok(Some(whole_or_too_large(
-            builder,
-            budget,
-            false,
-            &Count::estimate(budget),
-        )));
+        let count = Count {
+            room,
+            tokens: &tokens_of,
+        };
+        return Ok(Some(Answer {
+            fitted: whole_or_too_large(builder, budget, false, &count),
+            cut: 0,
+        }));
     }
     let items = &all[..by_limit];
     let mut data = data;
@@ -166,12 +202,18 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     if kept == 0 {
         let (builder, _) = shape.render(Items::Many(all), smallest_cut(budget), Cut::NONE)?;
         let tokens = tokens_of(&builder);
-        return Ok(Some(too_large(builder, budget, false, tokens)));
+        return Ok(Some(Answer {
+            fitted: too_large(builder, budget, false, tokens),
+            cut: 0,
+        }));
     }
     let data = data.into_inner().into_data(kept, all)?;
-    Ok(Some(Fitted {
-        builder: parts.into_builder(kept, data),
-        too_large: None,
+    Ok(Some(Answer {
+        fitted: Fitted {
+            builder: parts.into_builder(kept, data),
+            too_large: None,
+        },
+        cut: kept,
     }))
 }
 
@@ -287,6 +329,9 @@ fn smallest_cut(budget: usize) -> Cut {
     }
 }
 
+/// A guess of the next cut to probe, within a search's bracket (`None`: no guess).
+type Aim<'a> = dyn FnMut(&Bracket) -> Option<usize> + 'a;
+
 /// How a fit counts a response's tokens, and how many it may reach.
 struct Count<'c> {
     /// The most a fitted response may count.
@@ -295,51 +340,20 @@ struct Count<'c> {
     tokens: &'c dyn Fn(&ResponseBuilder) -> usize,
 }
 
-impl Count<'_> {
-    /// The estimate (wire format §17.2), within the room of `budget`.
-    fn estimate(budget: usize) -> Count<'static> {
-        Count {
-            room: room(budget),
-            tokens: &tokens_of,
-        }
-    }
-}
-
-/// The response of `items` fitted to `budget` tokens by the exact `o200k_base` count
-/// (`Presentation::exact_tokens`): every probe a full render, counted exactly, and no room left
-/// free. Should the vocabulary not load, the estimate keeps the budget instead.
-#[cfg(feature = "exact-tokens")]
-pub(crate) fn fit_exactly<T: Presenter<Ctx>, Ctx: ?Sized>(
-    shape: &Shape<'_, Ctx>,
-    items: Items<'_, T>,
-    budget: usize,
-) -> Result<Fitted, EncodeError> {
-    use crate::encode::tokens::ExactCounter;
-    static EXACT: std::sync::OnceLock<Option<ExactCounter>> = std::sync::OnceLock::new();
-    match EXACT.get_or_init(|| ExactCounter::o200k().ok()) {
-        Some(exact) => {
-            let tokens = |builder: &ResponseBuilder| builder.exact_tokens(exact);
-            let count = Count {
-                room: budget,
-                tokens: &tokens,
-            };
-            rendered(shape, items, budget, &count)
-        }
-        None => fit(shape, items, budget),
-    }
-}
-
 /// A single value (its embedded collections cut), or a collection whose data block cannot be
 /// grown item by item: the longest cut that fits, each probe a full render of that cut.
 ///
 /// Cut j is a prefix of j items for a collection, and a cap of j − 1 items on every embedded
-/// collection for a single value (cut 1 empties them: its smallest honest answer).
+/// collection for a single value (cut 1 empties them: its smallest honest answer). `aim`
+/// guesses the next cut to probe within the bracket; `None`: the line through the last two
+/// probes.
 fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
     shape: &Shape<'_, Ctx>,
     items: Items<'_, T>,
     budget: usize,
     count: &Count<'_>,
-) -> Result<Fitted, EncodeError> {
+    aim: Option<&mut Aim<'_>>,
+) -> Result<Answer, EncodeError> {
     let room = count.room;
     let single = matches!(items, Items::One(_));
     let render = |cut: usize| {
@@ -361,7 +375,10 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
         Items::Many(all) if all.is_empty() || T::AGENT_LIMIT == Some(0) => {
             // No item to keep or drop: the response is what it is.
             let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
-            return Ok(whole_or_too_large(builder, budget, false, count));
+            return Ok(Answer {
+                fitted: whole_or_too_large(builder, budget, false, count),
+                cut: 0,
+            });
         }
         // Cut L is the whole collection; the search probes it like any other.
         Items::Many(all) => Some(all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX))),
@@ -369,9 +386,12 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
             // Most single values fit whole: one render.
             let (whole, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
             if (count.tokens)(&whole) <= room {
-                return Ok(Fitted {
-                    builder: whole,
-                    too_large: None,
+                return Ok(Answer {
+                    fitted: Fitted {
+                        builder: whole,
+                        too_large: None,
+                    },
+                    cut: usize::MAX,
                 });
             }
             // Unknown: the longest embedded collection is only known to the serializer.
@@ -380,10 +400,14 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
     };
     // The builder of the longest cut probed that fits (the search's answer is the last one).
     let mut kept: Option<ResponseBuilder> = None;
+    let mut aim = aim;
     let found = longest_fitting(
         room,
         most,
-        |bracket| aim_rendered(bracket, room, single),
+        |bracket| match aim.as_mut() {
+            Some(aim) => aim(bracket),
+            None => aim_rendered(bracket, room, single),
+        },
         |cut| {
             let (builder, by_budget) = render(cut)?;
             let tokens = (count.tokens)(&builder);
@@ -397,14 +421,20 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
         },
     )?;
     match kept {
-        Some(builder) if found > 0 => Ok(Fitted {
-            builder,
-            too_large: None,
+        Some(builder) if found > 0 => Ok(Answer {
+            fitted: Fitted {
+                builder,
+                too_large: None,
+            },
+            cut: found,
         }),
         _ => {
             let (smallest, _) = render(1)?;
             let tokens = (count.tokens)(&smallest);
-            Ok(too_large(smallest, budget, single, tokens))
+            Ok(Answer {
+                fitted: too_large(smallest, budget, single, tokens),
+                cut: 0,
+            })
         }
     }
 }
