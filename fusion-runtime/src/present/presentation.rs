@@ -153,7 +153,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     /// the budget exactly, with no room left free, whatever the text (the estimate can be far
     /// under on characters drawn at random from a script, for one). The estimate's own search
     /// aims the tries, and each cut tried is rendered whole and counted by `tiktoken-rs`: two or
-    /// three tries, next to the answer, so 1 to 2 ms a call at 2,000 tokens and 10 to 30 ms at
+    /// three tries, next to the answer, so 1 to 2 ms a call at 2,000 tokens and 10 to 40 ms at
     /// 25,000, hundreds of times the estimate's fit; the vocabulary is loaded on first use
     /// (tens of milliseconds). Without a budget it changes nothing.
     ///
