@@ -75,10 +75,6 @@ fn estimated<T: Presenter<Ctx>, Ctx: ?Sized>(
     budget: usize,
     room: usize,
 ) -> Result<Answer, EncodeError> {
-    let count = Count {
-        room,
-        tokens: &tokens_of,
-    };
     let prefixed = match items {
         Items::Many(all) if matches!(shape.format, Format::Json | Format::CompactJson) => {
             collection(shape, all, budget, room, JsonPrefix::new(shape))?
@@ -97,7 +93,7 @@ fn estimated<T: Presenter<Ctx>, Ctx: ?Sized>(
     };
     match prefixed {
         Some(answer) => Ok(answer),
-        None => rendered(shape, items, budget, &count, None),
+        None => rendered(shape, items, budget, &Count::estimate(room), None),
     }
 }
 
@@ -142,12 +138,8 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     if by_limit == 0 {
         // No item to keep or drop: the response is what it is.
         let (builder, _) = shape.render(Items::Many(all), Cut::NONE, Cut::NONE)?;
-        let count = Count {
-            room,
-            tokens: &tokens_of,
-        };
         return Ok(Some(Answer {
-            fitted: whole_or_too_large(builder, budget, false, &count),
+            fitted: whole_or_too_large(builder, budget, false, &Count::estimate(room)),
             cut: 0,
         }));
     }
@@ -340,6 +332,16 @@ struct Count<'c> {
     tokens: &'c dyn Fn(&ResponseBuilder) -> usize,
 }
 
+impl Count<'_> {
+    /// The estimate (wire format §17.2), within `room` tokens.
+    fn estimate(room: usize) -> Count<'static> {
+        Count {
+            room,
+            tokens: &tokens_of,
+        }
+    }
+}
+
 /// A single value (its embedded collections cut), or a collection whose data block cannot be
 /// grown item by item: the longest cut that fits, each probe a full render of that cut.
 ///
@@ -352,7 +354,7 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
     items: Items<'_, T>,
     budget: usize,
     count: &Count<'_>,
-    aim: Option<&mut Aim<'_>>,
+    mut aim: Option<&mut Aim<'_>>,
 ) -> Result<Answer, EncodeError> {
     let room = count.room;
     let single = matches!(items, Items::One(_));
@@ -400,7 +402,6 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
     };
     // The builder of the longest cut probed that fits (the search's answer is the last one).
     let mut kept: Option<ResponseBuilder> = None;
-    let mut aim = aim;
     let found = longest_fitting(
         room,
         most,
