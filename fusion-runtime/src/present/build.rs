@@ -6,10 +6,10 @@
 //! nor `fit` imports the other's caller.
 
 use super::engine::{Cut, Items, Presenter};
+#[cfg(feature = "exact-tokens")]
+use super::fit::exact::fit_exactly;
 #[cfg(feature = "budget")]
 use super::fit::fit;
-#[cfg(feature = "exact-tokens")]
-use super::fit::fit_exactly;
 #[cfg(feature = "budget")]
 use super::presentation::tightest;
 use super::presentation::{Fitted, Presentation, Shape};

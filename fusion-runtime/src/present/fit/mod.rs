@@ -30,13 +30,10 @@
 use std::cell::RefCell;
 
 #[cfg(feature = "exact-tokens")]
-mod exact;
+pub(super) mod exact;
 mod parts;
 mod prefix;
 mod search;
-
-#[cfg(feature = "exact-tokens")]
-pub(crate) use self::exact::fit_exactly;
 
 use self::parts::PrefixParts;
 use self::prefix::{DataPrefix, JsonPrefix, ToonListPrefix, ToonPrefix};
