@@ -62,6 +62,8 @@ pub(crate) fn fit_exactly<T: Presenter<Ctx>, Ctx: ?Sized>(
             Some((estimate, counted)) => scaled(budget, estimate, counted),
             None => scaled(budget, TYPICAL.0, TYPICAL.1),
         };
+        // The estimate's whole fit, of which only the cut is kept: tens of microseconds, against
+        // milliseconds for each exact count it spares.
         let cut = estimated(shape, items, budget, room).ok()?.cut;
         // The cut past the guess first, then the guess, as a collection's fit probes: the
         // search then usually ends on the guess.
