@@ -99,7 +99,6 @@ fn ratios() {
         }
         start.elapsed() / REPEATS
     };
-    let table_kept = fitted_table(TOON_BUDGET).1;
     let cases: Vec<Case> = BUDGETS
         .iter()
         .map(|&budget| {
@@ -114,12 +113,24 @@ fn ratios() {
             });
             (format!("JSON, budget {budget:>6}"), kept, fit, render)
         })
-        .chain(std::iter::once((
-            format!("TOON table, budget {TOON_BUDGET}"),
-            table_kept,
-            Box::new(|| drop(divan::black_box(fitted_table(TOON_BUDGET)))) as Box<dyn Fn()>,
-            Box::new(move || drop(divan::black_box(table_of(table_kept)))) as Box<dyn Fn()>,
-        )))
+        .chain(BUDGETS.iter().map(|&budget| {
+            let kept = fitted_toon(budget).1;
+            (
+                format!("TOON, budget {budget:>6}"),
+                kept,
+                Box::new(move || drop(divan::black_box(fit_toon(budget)))) as Box<dyn Fn()>,
+                Box::new(move || drop(divan::black_box(toon_of(kept)))) as Box<dyn Fn()>,
+            )
+        }))
+        .chain(BUDGETS.iter().map(|&budget| {
+            let kept = fitted_table(budget).1;
+            (
+                format!("TOON table, budget {budget:>6}"),
+                kept,
+                Box::new(move || drop(divan::black_box(fitted_table(budget)))) as Box<dyn Fn()>,
+                Box::new(move || drop(divan::black_box(table_of(kept)))) as Box<dyn Fn()>,
+            )
+        }))
         .chain(FORMATS.iter().flat_map(|&format| {
             BUDGETS.iter().map(move |&budget| {
                 let kept = fitted_wide(format, budget).1;
@@ -219,11 +230,7 @@ fn main() {
         );
     }
     let (fitted, kept) = fitted_toon(TOON_BUDGET);
-    let plain = derived::InvoiceAll::present_all(&ALL[..kept])
-        .format(Format::Toon)
-        .build()
-        .expect("writes");
-    assert_eq!(fitted.blocks()[0], plain.blocks()[0]);
+    assert_eq!(fitted.blocks()[0], toon_of(kept).blocks()[0]);
     eprintln!("as TOON, fitted to {TOON_BUDGET} tokens: {kept} invoices");
     let (fitted, kept) = fitted_table(TOON_BUDGET);
     assert_eq!(fitted.blocks()[0], table_of(kept).blocks()[0]);
@@ -266,6 +273,14 @@ fn fit_toon(budget: usize) -> ToolResponse {
     derived::InvoiceAll::present_all(divan::black_box(&ALL))
         .format(Format::Toon)
         .max_tokens(budget)
+        .build()
+        .expect("writes")
+}
+
+/// The kept invoices as TOON, without a budget.
+fn toon_of(kept: usize) -> ToolResponse {
+    derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
+        .format(Format::Toon)
         .build()
         .expect("writes")
 }
