@@ -67,9 +67,19 @@ impl Tallied {
         }
     }
 
-    /// Counts the whole blocks written since the last item, and records this item's end.
+    /// Records this item's end with the tally so far, first counting the whole blocks written
+    /// since the last count when they are at least `BATCH` bytes.
+    ///
+    /// A count has a cost of its own besides its bytes' (the block paths load their tables,
+    /// and add their lanes up at the end): counting after every row of a TOON table (about 90
+    /// bytes) cost the table's fit 6% more at 8,000 and 25,000 tokens than counting every 512
+    /// bytes (PERFORMANCE.md, "Issue #20, round eight"). What is left uncounted, under `BATCH`
+    /// plus a block, is counted by [`Tallied::at`] for the prefixes a search asks about.
     fn item_written(&mut self) {
-        self.counted += self.tally.push_blocks(&self.text[self.counted..]);
+        const BATCH: usize = 512;
+        if self.text.len() - self.counted >= BATCH {
+            self.counted += self.tally.push_blocks(&self.text[self.counted..]);
+        }
         self.ends.push((self.text.len(), self.counted, self.tally));
         self.known.push(Cell::new(None));
     }
