@@ -155,6 +155,21 @@ impl TokenTally {
         }
     }
 
+    /// The bytes a writer that tallies as it goes may leave uncounted between counts: a count
+    /// has a cost of its own besides its bytes' (the block paths load their tables and add
+    /// their lanes up), so text written in short pieces is counted in fewer, longer pushes;
+    /// what is left is counted when the tally of a piece's end is asked for. Only where the
+    /// last bytes of a text are counted in one block's work (AVX-512 VBMI): elsewhere they are
+    /// counted a character at a time, and counting them again for every end asked for costs
+    /// more than the pushes spared (PERFORMANCE.md, "Issue #20, round eight").
+    pub(crate) fn uncounted_bytes() -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if simd::tails_whole() {
+            return 512;
+        }
+        0
+    }
+
     /// Adds the text of `text`'s whole blocks of 64 bytes (a little more when a character
     /// crosses the end of the last one) and returns how much that is: the rest, under 64 bytes,
     /// is for a later push. A writer that tallies what it writes as it goes counts every byte

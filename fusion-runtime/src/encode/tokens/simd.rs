@@ -170,6 +170,12 @@ pub(super) fn push_tail(tally: &mut TokenTally, bytes: &[u8], at: usize) -> bool
     }
 }
 
+/// Whether [`push_tail`] counts a text's last bytes in one block's work on this CPU.
+#[inline]
+pub(super) fn tails_whole() -> bool {
+    std::is_x86_feature_detected!("avx512vbmi") && std::is_x86_feature_detected!("avx512bw")
+}
+
 /// The tally after `bytes` by each block path this CPU has, for tests: each must count as
 /// every character does.
 #[cfg(test)]

@@ -3,10 +3,11 @@
 //! appended, so that the data block of any prefix, and its estimate, is at hand without
 //! writing anything again.
 //!
-//! The tally counts the text in whole blocks as it grows ([`TokenTally::push_blocks`]), so
-//! every byte is counted once and at block speed wherever the items end; an item's saved tally
-//! covers the text up to the last whole block before its end, and the few bytes after it are
-//! counted when that prefix's estimate is asked for.
+//! The tally counts the text in whole blocks as it grows ([`TokenTally::push_blocks`], every
+//! few hundred bytes where a block path counts a text's last bytes whole), so every byte is
+//! counted once and at block speed wherever the items end; an item's saved tally covers the
+//! text up to the last count before its end, and the bytes after it are counted when that
+//! prefix's estimate is asked for.
 
 use std::cell::{Cell, RefCell};
 
@@ -50,6 +51,8 @@ struct Tallied {
     /// The tally of `text[..counted]`.
     tally: TokenTally,
     counted: usize,
+    /// How much of the text may be left uncounted between counts.
+    uncounted: usize,
     ends: Vec<(usize, usize, TokenTally)>,
     /// Per item, once asked for: the tally up to its end (the prefix search asks for the same
     /// prefixes in each round).
@@ -62,22 +65,19 @@ impl Tallied {
             text,
             tally,
             counted: 0,
+            uncounted: TokenTally::uncounted_bytes(),
             ends: Vec::new(),
             known: Vec::new(),
         }
     }
 
     /// Records this item's end with the tally so far, first counting the whole blocks written
-    /// since the last count when they are at least `BATCH` bytes.
-    ///
-    /// A count has a cost of its own besides its bytes' (the block paths load their tables,
-    /// and add their lanes up at the end): counting after every row of a TOON table (about 90
-    /// bytes) cost the table's fit 6% more at 8,000 and 25,000 tokens than counting every 512
-    /// bytes (PERFORMANCE.md, "Issue #20, round eight"). What is left uncounted, under `BATCH`
-    /// plus a block, is counted by [`Tallied::at`] for the prefixes a search asks about.
+    /// since the last count when they are more than the tally leaves uncounted
+    /// ([`TokenTally::uncounted_bytes`]: a TOON table's rows are about 90 bytes, and a count
+    /// after every one cost the table's fit 6% at 8,000 and 25,000 tokens). [`Tallied::at`]
+    /// counts the rest for the prefixes a search asks about.
     fn item_written(&mut self) {
-        const BATCH: usize = 512;
-        if self.text.len() - self.counted >= BATCH {
+        if self.text.len() - self.counted >= self.uncounted {
             self.counted += self.tally.push_blocks(&self.text[self.counted..]);
         }
         self.ends.push((self.text.len(), self.counted, self.tally));
