@@ -3,11 +3,12 @@
 //! a budget, the invoices each fit keeps. The issue's target: fitting 10,000 items to 25,000
 //! tokens costs at most 1.2x the second.
 //!
-//! Also a TOON table (a `_select` of the invoice's flat members) fitted to 25,000 tokens, and
-//! 20,000 wide rows of non-ASCII text (15 fields; Japanese, Chinese, Russian, accented Latin,
-//! emoji: `support/wide.rs`) as JSON and as TOON fitted to 2,000, 8,000 and 25,000 tokens
-//! (`fit_20000_wide_rows`, `render_the_kept_wide_rows`): issue #20's target is at most 1.5x
-//! for every one of these.
+//! Also the invoices as TOON (a list of nested items) and as a TOON table (a `_select` of the
+//! invoice's flat members), and 20,000 wide rows of non-ASCII text (15 fields; Japanese,
+//! Chinese, Russian, accented Latin, emoji: `support/wide.rs`) as JSON, compact JSON and TOON,
+//! each fitted to 2,000, 8,000 and 25,000 tokens in `--ratio` (divan times the TOON cases at
+//! 25,000 and the wide rows at every budget: `fit_20000_wide_rows`,
+//! `render_the_kept_wide_rows`): issue #20's target is at most 1.5x for every one of these.
 //!
 //! `cargo bench -p fusion-runtime --bench budget` times each bench on its own (divan);
 //! `cargo bench -p fusion-runtime --bench budget -- --ratio` times each fit and the render of what
@@ -250,7 +251,7 @@ fn main() {
     divan::main();
 }
 
-/// The TOON budget: a TOON collection is fitted by a search of full renders (PERFORMANCE.md).
+/// The budget of the TOON cases divan times (`--ratio` times every budget).
 const TOON_BUDGET: usize = 25_000;
 
 /// The whole collection as TOON fitted to `budget` tokens, and how many invoices it keeps (from
