@@ -160,8 +160,8 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
 /// needs (the caller then counts them one character at a time).
 #[inline]
 pub(super) fn push_tail(tally: &mut TokenTally, bytes: &[u8], at: usize) -> bool {
-    if std::is_x86_feature_detected!("avx512vbmi") && std::is_x86_feature_detected!("avx512bw") {
-        // SAFETY: the CPU has AVX-512BW and VBMI (checked above), all that
+    if tails_whole() {
+        // SAFETY: the CPU has AVX-512BW and VBMI (`tails_whole` checks), all that
         // `vbmi::push_tail` requires.
         unsafe { vbmi::push_tail(tally, bytes, at) };
         true
@@ -170,7 +170,8 @@ pub(super) fn push_tail(tally: &mut TokenTally, bytes: &[u8], at: usize) -> bool
     }
 }
 
-/// Whether [`push_tail`] counts a text's last bytes in one block's work on this CPU.
+/// Whether [`push_tail`] counts a text's last bytes in one block's work on this CPU (it has
+/// AVX-512BW and VBMI).
 #[inline]
 pub(super) fn tails_whole() -> bool {
     std::is_x86_feature_detected!("avx512vbmi") && std::is_x86_feature_detected!("avx512bw")
