@@ -108,6 +108,11 @@ impl Tree {
         Text(&self.text)
     }
 
+    /// The tree's text, for [`to_tree_in`] to build the next tree in.
+    pub(crate) fn into_text(self) -> String {
+        self.text
+    }
+
     /// The number of string bytes the tree holds, a hint for sizing the output.
     pub(crate) fn text_len(&self) -> usize {
         self.text.len()
@@ -167,8 +172,19 @@ fn push_span(buffer: &mut String, text: &str) -> Span {
 
 /// Builds the [`Tree`] of `value`.
 pub(crate) fn to_tree<T: Serialize + ?Sized>(value: &T) -> Result<Tree, ToonError> {
+    to_tree_in(value, String::new())
+}
+
+/// [`to_tree`] with its text in `text` (cleared first): the text of a tree written and done
+/// with ([`Tree::into_text`]), so that trees built one after another grow one text, not one
+/// each from nothing.
+pub(crate) fn to_tree_in<T: Serialize + ?Sized>(
+    value: &T,
+    mut text: String,
+) -> Result<Tree, ToonError> {
+    text.clear();
     let mut build = Build {
-        text: String::new(),
+        text,
         distinct: Vec::new(),
     };
     let root = value.serialize(ValueSerializer { tree: &mut build })?;

@@ -18,7 +18,7 @@ use crate::encode::toon;
 use crate::encode::toon::ToonOptions;
 use crate::encode::toon::encode::{push_list_element, push_list_header, starts_element_list};
 use crate::encode::toon::table::{Members, Row, Rows, TableRows};
-use crate::encode::toon::value::to_tree;
+use crate::encode::toon::value::to_tree_in;
 use crate::encode::{EncodeError, json};
 use crate::model::Model;
 use crate::response::{Format, ResponseBuilder, toon_presented_text};
@@ -375,6 +375,9 @@ pub(super) struct ToonListPrefix<'m> {
     options: ToonOptions,
     counted: Tallied,
     keep_value: bool,
+    /// The text of the last element's tree, the next one's to be built in: an element's tree
+    /// built from nothing grew its text a doubling at a time, 5% of the fit of billing as TOON.
+    tree_text: String,
 }
 
 impl<'m> ToonListPrefix<'m> {
@@ -385,6 +388,7 @@ impl<'m> ToonListPrefix<'m> {
             options: ToonOptions::pipe(),
             counted: Tallied::new(String::new(), TokenTally::after(":")),
             keep_value: shape.value,
+            tree_text: String::new(),
         }
     }
 
@@ -405,11 +409,13 @@ impl<T: Model> DataPrefix<T> for ToonListPrefix<'_> {
     fn extend(&mut self, all: &[T], count: usize) -> Result<bool, EncodeError> {
         for item in self.counted.unwritten(all, count) {
             let members = self.members;
-            let tree = to_tree(&Row { item, members }).map_err(EncodeError::from)?;
+            let text = std::mem::take(&mut self.tree_text);
+            let tree = to_tree_in(&Row { item, members }, text).map_err(EncodeError::from)?;
             if self.counted.ends.is_empty() && !starts_element_list(&tree) {
                 return Ok(false);
             }
             push_list_element(&mut self.counted.text, &tree, &self.options);
+            self.tree_text = tree.into_text();
             self.counted.item_written();
         }
         Ok(true)
