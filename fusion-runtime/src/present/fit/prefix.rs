@@ -74,10 +74,13 @@ impl Tallied {
     /// Records this item's end with the tally so far, first counting the whole blocks written
     /// since the last count when they are more than the tally leaves uncounted
     /// ([`TokenTally::uncounted_bytes`]: a TOON table's rows are about 90 bytes, and a count
-    /// after every one cost the table's fit 6% at 8,000 and 25,000 tokens). [`Tallied::at`]
-    /// counts the rest for the prefixes a search asks about.
+    /// after every one cost the table's fit 6% at 8,000 and 25,000 tokens), or when the item
+    /// alone is a quarter of that: a count's own cost is small beside a long item's, and the
+    /// rest is counted again for every prefix a search asks about ([`Tallied::at`]).
     fn item_written(&mut self) {
-        if self.text.len() - self.counted >= self.uncounted {
+        let start = self.ends.last().map_or(0, |&(end, ..)| end);
+        let (waiting, item) = (self.text.len() - self.counted, self.text.len() - start);
+        if waiting >= self.uncounted || 4 * item >= self.uncounted {
             self.counted += self.tally.push_blocks(&self.text[self.counted..]);
         }
         self.ends.push((self.text.len(), self.counted, self.tally));
