@@ -100,38 +100,19 @@ fn ratios() {
         }
         start.elapsed() / REPEATS
     };
-    let cases: Vec<Case> = BUDGETS
-        .iter()
-        .map(|&budget| {
-            let kept = kept(budget);
-            let fit: Box<dyn Fn()> = Box::new(move || drop(divan::black_box(fitted(budget))));
-            let render: Box<dyn Fn()> = Box::new(move || {
-                drop(divan::black_box(
-                    derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
-                        .build()
-                        .expect("writes"),
-                ));
-            });
-            (format!("JSON, budget {budget:>6}"), kept, fit, render)
-        })
-        .chain(BUDGETS.iter().map(|&budget| {
-            let kept = fitted_toon(budget).1;
-            (
-                format!("TOON, budget {budget:>6}"),
-                kept,
-                Box::new(move || drop(divan::black_box(fit_toon(budget)))) as Box<dyn Fn()>,
-                Box::new(move || drop(divan::black_box(toon_of(kept)))) as Box<dyn Fn()>,
-            )
-        }))
-        .chain(BUDGETS.iter().map(|&budget| {
-            let kept = fitted_table(budget).1;
-            (
-                format!("TOON table, budget {budget:>6}"),
-                kept,
-                Box::new(move || drop(divan::black_box(fitted_table(budget)))) as Box<dyn Fn()>,
-                Box::new(move || drop(divan::black_box(table_of(kept)))) as Box<dyn Fn()>,
-            )
-        }))
+    let cases: Vec<Case> = billing_cases("JSON", kept, fitted, json_of)
+        .chain(billing_cases(
+            "TOON",
+            |b| fitted_toon(b).1,
+            fit_toon,
+            toon_of,
+        ))
+        .chain(billing_cases(
+            "TOON table",
+            |b| fitted_table(b).1,
+            |b| fitted_table(b).0,
+            table_of,
+        ))
         .chain(FORMATS.iter().flat_map(|&format| {
             BUDGETS.iter().map(move |&budget| {
                 let kept = fitted_wide(format, budget).1;
@@ -190,6 +171,32 @@ fn ratios() {
     }
 }
 
+/// The `--ratio` cases of one way of presenting the invoices, one a budget: `kept`, the invoices
+/// the fit to a budget keeps; `fit`, that fit; `render`, that many invoices without a budget.
+fn billing_cases(
+    name: &'static str,
+    kept: fn(usize) -> usize,
+    fit: fn(usize) -> ToolResponse,
+    render: fn(usize) -> ToolResponse,
+) -> impl Iterator<Item = Case> {
+    BUDGETS.iter().map(move |&budget| {
+        let kept = kept(budget);
+        (
+            format!("{name}, budget {budget:>6}"),
+            kept,
+            Box::new(move || drop(divan::black_box(fit(budget)))) as Box<dyn Fn()>,
+            Box::new(move || drop(divan::black_box(render(kept)))) as Box<dyn Fn()>,
+        )
+    })
+}
+
+/// The first `kept` invoices as JSON, without a budget.
+fn json_of(kept: usize) -> ToolResponse {
+    derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
+        .build()
+        .expect("writes")
+}
+
 /// The budgets: 25,000 is Claude Code's default `MAX_MCP_OUTPUT_TOKENS`.
 const BUDGETS: [usize; 3] = [2_000, 8_000, 25_000];
 
@@ -218,10 +225,7 @@ fn main() {
     for budget in BUDGETS {
         let kept = kept(budget);
         let fitted = fitted(budget);
-        let plain = derived::InvoiceAll::present_all(&ALL[..kept])
-            .build()
-            .expect("writes");
-        assert_eq!(fitted.blocks()[0], plain.blocks()[0]);
+        assert_eq!(fitted.blocks()[0], json_of(kept).blocks()[0]);
         let bytes: Vec<usize> = fitted.blocks().iter().map(String::len).collect();
         let tokens: Vec<usize> = fitted.blocks().iter().map(|b| estimate(b)).collect();
         eprintln!(
@@ -348,11 +352,7 @@ fn fit_10000_invoices(budget: usize) -> ToolResponse {
 #[divan::bench(args = BUDGETS)]
 fn render_the_kept_invoices(bencher: Bencher<'_, '_>, budget: usize) {
     let kept = kept(budget);
-    bencher.bench(|| {
-        derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
-            .build()
-            .expect("writes")
-    });
+    bencher.bench(|| json_of(kept));
 }
 
 /// The whole collection as TOON with a budget of 25,000 tokens.
@@ -365,12 +365,7 @@ fn fit_10000_invoices_as_toon() -> ToolResponse {
 #[divan::bench]
 fn render_the_kept_invoices_as_toon(bencher: Bencher<'_, '_>) {
     let kept = fitted_toon(TOON_BUDGET).1;
-    bencher.bench(|| {
-        derived::InvoiceAll::present_all(divan::black_box(&ALL[..kept]))
-            .format(Format::Toon)
-            .build()
-            .expect("writes")
-    });
+    bencher.bench(|| toon_of(kept));
 }
 
 /// The 20,000 wide rows of non-ASCII text with a budget, as JSON and as TOON.
