@@ -3,11 +3,11 @@
 //! appended, so that the data block of any prefix, and its estimate, is at hand without
 //! writing anything again.
 //!
-//! The tally counts the text in whole blocks as it grows ([`TokenTally::push_blocks`], every
-//! few hundred bytes where a block path counts a text's last bytes whole), so every byte is
-//! counted once and at block speed wherever the items end; an item's saved tally covers the
-//! text up to the last count before its end, and the bytes after it are counted when that
-//! prefix's estimate is asked for.
+//! The tally counts the text in whole blocks as it grows ([`TokenTally::push_blocks`]: after
+//! every item, but short items every few hundred bytes where a block path counts a text's last
+//! bytes whole), so every byte is counted once and at block speed wherever the items end; an
+//! item's saved tally covers the text up to the last count before its end, and the bytes after
+//! it are counted when that prefix's estimate is asked for.
 
 use std::cell::{Cell, RefCell};
 
