@@ -141,7 +141,8 @@ fn exact_maximal(
     };
     // The longest k within the budget: galloping up from what the fit keeps (or down),
     // then halving.
-    let (mut good, mut bad) = if exact_of(k) <= budget {
+    let at_k = exact_of(k);
+    let (mut good, mut bad) = if at_k <= budget {
         let mut step = 1;
         let mut good = k;
         loop {
@@ -156,7 +157,8 @@ fn exact_maximal(
             step *= 2;
         }
     } else {
-        let (mut low, mut high) = (k, k);
+        // `k` itself is over (counted above): halving from there.
+        let (mut low, mut high) = (k / 2, k);
         while low > 0 && exact_of(low) > budget {
             high = low;
             low /= 2;

@@ -65,11 +65,7 @@ pub(crate) fn fit_exactly<T: Presenter<Ctx>, Ctx: ?Sized>(
         // The estimate's whole fit, of which only the cut is kept: tens of microseconds, against
         // milliseconds for each exact count it spares.
         let cut = estimated(shape, items, budget, room).ok()?.cut;
-        // The cut past the guess first, then the guess, as a collection's fit probes: the
-        // search then usually ends on the guess.
-        let past = cut.saturating_add(1);
-        let past_known_over = bracket.over.is_some_and(|(over, _)| over <= past);
-        Some(if past_known_over { cut } else { past })
+        Some(bracket.past(cut))
     };
     rendered(shape, items, budget, &count, Some(&mut aim)).map(|answer| answer.fitted)
 }

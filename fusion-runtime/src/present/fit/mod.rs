@@ -304,10 +304,9 @@ fn aim_prefix<T>(
             bad = middle;
         }
     }
-    // The item past the guess first, then the guess: the search usually ends on the guess, so
-    // the last prefix probed is the answer, whose other blocks are then at hand (probed the
-    // other way round, the answer's blocks are made a second time for the response).
-    Some(if good < highest { good + 1 } else { good })
+    // The item past the guess first, then the guess: the answer's other blocks are then at hand
+    // for the response (a cut past the items is probed as the whole collection).
+    Some(bracket.past(good))
 }
 
 /// The cut of a collection's smallest honest answer: one item and the summary (wire format §17.5).

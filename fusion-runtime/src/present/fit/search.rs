@@ -38,6 +38,20 @@ pub(super) struct Bracket {
     pub(super) last: [Option<(usize, usize)>; 2],
 }
 
+impl Bracket {
+    /// What an aim that found `guess` probes: the cut past it, unless that is known not to
+    /// fit, then the guess. The search usually ends on the guess then, the last cut probed,
+    /// whose response is at hand (probed the other way round, the answer is made again).
+    pub(super) fn past(&self, guess: usize) -> usize {
+        let past = guess.saturating_add(1);
+        if self.over.is_some_and(|(over, _)| over <= past) {
+            guess
+        } else {
+            past
+        }
+    }
+}
+
 /// The longest cut whose response's estimate is within `room` tokens, or 0 when not even cut 1
 /// fits; `probe(cut)` renders (or counts) the response at a cut.
 ///
