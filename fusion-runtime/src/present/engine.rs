@@ -9,6 +9,8 @@
 
 use std::borrow::Cow;
 
+#[cfg(feature = "budget")]
+use crate::encode::tokens;
 use crate::model::{Children, FieldMask, Model};
 #[cfg(feature = "budget")]
 use crate::response::blocks_tokens;
@@ -559,6 +561,24 @@ impl<'m> ItemParts<'m> {
     #[cfg(feature = "budget")]
     pub(crate) fn tokens(&self) -> usize {
         self.parts.tokens()
+    }
+
+    /// The estimated tokens of the rules and suggestions pushed since `since` that are lines
+    /// of their own (wire format §6.10): how those blocks grow with the items, for a budget's
+    /// search to aim with. Each line is its text and a token for its `- ` and line break.
+    #[cfg(feature = "budget")]
+    pub(crate) fn lines_since(&self, since: Mark) -> usize {
+        if self.parts.rules.as_slice().len() == since.rules
+            && self.parts.suggestions.as_slice().len() == since.suggestions
+        {
+            return 0;
+        }
+        let rules = self.parts.rules.ungrouped_from(since.rules);
+        let suggestions = self.parts.suggestions.ungrouped_from(since.suggestions);
+        rules.map(|rule| tokens::estimate(rule) + 1).sum::<usize>()
+            + suggestions
+                .map(|s| tokens::estimate(&s.tool) + tokens::estimate(&s.reason) + 2)
+                .sum::<usize>()
     }
 
     /// The parts as they stand, with whether a budget cut something.

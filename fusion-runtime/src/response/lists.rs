@@ -7,10 +7,10 @@
 //! writes exactly what a list built for that prefix writes.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::fmt::Write as _;
-use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
+use std::hash::Hash;
+
+use super::dedup_index::DedupIndex;
 
 /// A suggested next action: the tool to call and why (wire format §6.5).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -315,6 +315,19 @@ impl<T> DedupList<T> {
         self.items.is_empty()
     }
 
+    /// The entries from the `from`th on that no grouping declaration pushed (wire format
+    /// §6.10): each is a line of its own, where a grouped entry mostly adds a name to its
+    /// declaration's line.
+    #[cfg(feature = "budget")]
+    pub(crate) fn ungrouped_from(&self, from: usize) -> impl Iterator<Item = &T> {
+        self.items
+            .iter()
+            .enumerate()
+            .skip(from)
+            .filter(|(at, _)| self.members.get(*at).is_none_or(Option::is_none))
+            .map(|(_, item)| item)
+    }
+
     /// Tags the last entry with `group` and the label of `key`.
     fn mark_last(&mut self, group: &'static ItemGroup, key: &dyn ItemKey) {
         self.members.resize_with(self.items.len() - 1, || None);
@@ -375,112 +388,6 @@ impl<T> DedupList<T> {
     }
 }
 
-/// Past this many entries a hash index answers "seen?" instead of a linear scan.
-const DEDUP_SCAN_LIMIT: usize = 16;
-
-/// Answers "is an entry with this key already in the list?" for a list that only grows: a scan
-/// while the list is short, then an index from key hashes to positions, so no key is cloned.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct DedupIndex {
-    index: Option<HashIndex>,
-}
-
-impl DedupIndex {
-    /// Whether no entry of `items` has the key `key`. When it returns `true` the caller must push
-    /// an entry with that key (at `items.len()`); entries are never removed or changed.
-    pub(crate) fn admit<T, Q: Eq + Hash + ?Sized>(
-        &mut self,
-        items: &[T],
-        key: &Q,
-        key_of: impl Fn(&T) -> &Q,
-    ) -> bool {
-        if let Some(index) = &mut self.index {
-            return index.admit(items, key, &key_of);
-        }
-        if items.iter().any(|entry| key_of(entry) == key) {
-            return false;
-        }
-        if items.len() >= DEDUP_SCAN_LIMIT {
-            let mut index = HashIndex::default();
-            for (at, entry) in items.iter().enumerate() {
-                index.record(key_of(entry), at);
-            }
-            index.record(key, items.len());
-            self.index = Some(index);
-        }
-        true
-    }
-}
-
-impl DedupIndex {
-    /// Forgets the entries from position `len` on (the list was cut there).
-    pub(crate) fn forget_from(&mut self, len: usize) {
-        if let Some(index) = &mut self.index {
-            index.positions.retain(|_, at| *at < len);
-        }
-    }
-}
-
-/// Positions of a list's entries by the (keyed, `SipHash`) hash of their key.
-#[derive(Debug, Clone, Default)]
-struct HashIndex {
-    state: RandomState,
-    positions: HashMap<u64, usize, BuildHasherDefault<Prehashed>>,
-}
-
-impl HashIndex {
-    fn record<Q: Hash + ?Sized>(&mut self, key: &Q, at: usize) {
-        let hash = self.state.hash_one(key);
-        self.positions.entry(hash).or_insert(at);
-    }
-
-    fn admit<T, Q: Eq + Hash + ?Sized>(
-        &mut self,
-        items: &[T],
-        key: &Q,
-        key_of: &impl Fn(&T) -> &Q,
-    ) -> bool {
-        let hash = self.state.hash_one(key);
-        match self.positions.entry(hash) {
-            Entry::Vacant(slot) => {
-                slot.insert(items.len());
-                true
-            }
-            Entry::Occupied(slot) => {
-                if items
-                    .get(*slot.get())
-                    .is_some_and(|entry| key_of(entry) == key)
-                {
-                    return false;
-                }
-                // Two keys with one 64-bit hash: the exact answer by a scan (never in practice).
-                !items.iter().any(|entry| key_of(entry) == key)
-            }
-        }
-    }
-}
-
-/// The hasher of keys that already are keyed hashes: it passes them through.
-#[derive(Debug, Clone, Copy, Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64` keys are hashed with it; fold anything else in rather than panic.
-        for &byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
-        }
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
-    }
-}
-
 /// The list of rules of a response.
 pub type Rules = DedupList<Cow<'static, str>>;
 /// The list of suggestions of a response.
@@ -492,9 +399,8 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::{
-        DEDUP_SCAN_LIMIT, DedupList, ItemGroup, ManyPiece, Rules, Suggestion, Suggestions,
-    };
+    use super::super::dedup_index::DEDUP_SCAN_LIMIT;
+    use super::{DedupList, ItemGroup, ManyPiece, Rules, Suggestion, Suggestions};
 
     static LIKEWISE: ItemGroup = ItemGroup::LIKEWISE;
     static MANY: ItemGroup = ItemGroup::many(&[
@@ -512,6 +418,21 @@ mod tests {
             rules.push_item_fmt(group, label, format_args!("SKU {label} is low."));
         }
         rules
+    }
+
+    #[cfg(feature = "budget")]
+    #[test]
+    fn entries_of_no_grouping_declaration_are_lines_of_their_own() {
+        let mut rules = rules_of(&["A", "B"], &LIKEWISE);
+        rules.push(Cow::Borrowed("dynamic"));
+        let ungrouped: Vec<&str> = rules.ungrouped_from(0).map(AsRef::as_ref).collect();
+        assert_eq!(ungrouped, ["static", "dynamic"]);
+        let ungrouped: Vec<&str> = rules.ungrouped_from(1).map(AsRef::as_ref).collect();
+        assert_eq!(ungrouped, ["dynamic"]);
+        assert_eq!(rules.ungrouped_from(4).count(), 0);
+        // Before any grouped entry the list keeps no tags at all: every entry is its own line.
+        let plain = rules_of(&[], &LIKEWISE);
+        assert_eq!(plain.ungrouped_from(0).count(), 1);
     }
 
     #[test]

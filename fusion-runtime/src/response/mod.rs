@@ -3,7 +3,8 @@
 //! - [`ToolResponse`] (`tool_response`) and [`ResponseBuilder`] (`builder`), which composes a data
 //!   block, UI, embeds, hints, rules and suggestions in the fixed order of wire format §2;
 //! - the list blocks and embed blocks (`blocks`), the de-duplicating rule and suggestion lists
-//!   (`lists`), the one data block [`Format`] (`format`);
+//!   (`lists`, and the index they ask "seen?", `dedup_index`), the one data block [`Format`]
+//!   (`format`);
 //! - [`ui`]: UI blocks and their helpers (wire format §4);
 //! - [`content`]: image, audio and resource content after the text blocks;
 //! - the `<tool_error>` envelope, [`ToolError`] and [`Severity`] (`envelope`, wire format §13);
@@ -19,6 +20,7 @@ pub(crate) mod ask;
 mod blocks;
 mod builder;
 pub mod content;
+mod dedup_index;
 mod envelope;
 mod format;
 mod lists;
@@ -38,9 +40,9 @@ pub use builder::{ResponseBuilder, StructuredError};
 #[cfg(feature = "budget")]
 pub(crate) use builder::{blocks_tokens, toon_presented_text};
 pub(crate) use builder::{toon_presented_all, toon_presented_one};
+pub(crate) use dedup_index::DedupIndex;
 pub use envelope::{Severity, ToolError};
 pub use format::Format;
-pub(crate) use lists::DedupIndex;
 pub use lists::{ItemGroup, ItemKey, ManyPiece, Rules, Suggestion, Suggestions};
 pub(crate) use tool_response::Presented;
 pub use tool_response::ToolResponse;

@@ -8,8 +8,11 @@
 //! only then (`Presentation::fitted`); without the feature `budget` this module is not compiled.
 //!
 //! - [`search`]: the longest cut that fits, by a bracket that every probe narrows (correct
-//!   whatever the sizes of the blocks besides the data; at most about 2 log₂ n probes, usually
-//!   three or four, aimed by a line through earlier probes);
+//!   whatever the sizes of the blocks besides the data; at most about 4 log₂ n probes). A
+//!   collection's search is aimed by its data block's counted tokens and a guess of the other
+//!   blocks' (the lines the items' rules and suggestions bring, counted as the items are
+//!   pushed, and the rest on a line through earlier probes), so it usually takes two: the
+//!   prefix past the answer, then the answer;
 //! - [`prefix`]: a collection's data block (the JSON list, pretty or compact, the rows of a TOON table, or the
 //!   elements of a TOON list of nested items) written once, item by item, with each item's tokens counted as it is appended, so the data block of
 //!   any prefix, and its estimate, is at hand without writing anything again; writing stops as
@@ -144,16 +147,27 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     let mut data = data;
     data.reserve_tokens(room);
     let data = RefCell::new(data);
-    let mut parts = PrefixParts::new(all, shape.ctx, shape.scope(), budget);
-    // The other blocks' tokens of each prefix probed, for the aim. Before any probe, those of
-    // one item, taken to stay as they are: the static rules, the summary, and the lines an
-    // item's rules and suggestions bring, which mostly appear with the first item they concern
-    // and then grow by a name at most (wire format §6.10). Taken from no item instead, the first
-    // guess overshot by every such line, and a search of a collection whose other blocks are as
-    // large as its data took a probe more (PERFORMANCE.md, "Issue #20, round nine").
-    let mut measured = Measured::default();
-    measured.record(0, parts.tokens(1));
-    let measured = RefCell::new(measured);
+    let parts = RefCell::new(PrefixParts::new(all, shape.ctx, shape.scope(), budget));
+    // The other blocks' tokens at a prefix, for the aim: the lines of their own that the items'
+    // rules and suggestions hold, counted as the items are pushed, plus the rest (the static
+    // rules, the summary, UI, grouped lines, collection rules and suggestions) taken on the line
+    // through the last two prefixes probed. Before any probe, the rest is that of one item,
+    // taken to stay as it is: a grouped line mostly appears with the first item it concerns
+    // and then grows by a name at most (wire format §6.10). Taken from no item and without the
+    // lines, the first guess overshot by all of them, and a search of a collection whose other
+    // blocks grow with its items took a probe or two more (PERFORMANCE.md, "Issue #20, round
+    // nine").
+    let measured = RefCell::new(Measured::default());
+    let record = |kept: usize, others: usize| {
+        let lines = parts.borrow_mut().lines(kept);
+        measured
+            .borrow_mut()
+            .record(kept, wide(others) - wide(lines));
+    };
+    let first = parts.borrow_mut().tokens(1);
+    record(1, first);
+    let mut others_at =
+        |kept: usize| (measured.borrow().at(kept) + wide(parts.borrow_mut().lines(kept))).max(0);
     let kept = longest_fitting(
         room,
         Some(by_limit),
@@ -161,7 +175,7 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
             aim_prefix(
                 &mut *data.borrow_mut(),
                 items,
-                &measured.borrow(),
+                &mut others_at,
                 bracket,
                 room,
             )
@@ -179,8 +193,8 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
                     whole: false,
                 });
             }
-            let others = parts.tokens(kept);
-            measured.borrow_mut().record(kept, others);
+            let others = parts.borrow_mut().tokens(kept);
+            record(kept, others);
             Ok(Probe {
                 tokens: data_tokens + others,
                 whole: kept == by_limit,
@@ -203,7 +217,7 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     let data = data.into_inner().into_data(kept, all)?;
     Ok(Some(Answer {
         fitted: Fitted {
-            builder: parts.into_builder(kept, data),
+            builder: parts.into_inner().into_builder(kept, data),
             too_large: None,
         },
         cut: kept,
@@ -224,72 +238,72 @@ impl From<EncodeError> for Stop {
     }
 }
 
-/// The tokens of the blocks besides the data, at the last two prefixes that made them.
+/// What the other blocks' tokens are besides the lines the aim counts ([`PrefixParts::lines`]),
+/// at the last two prefixes that made them.
 #[derive(Default)]
 struct Measured {
-    last: [Option<(usize, usize)>; 2],
+    last: [Option<(usize, i128)>; 2],
 }
 
 impl Measured {
-    fn record(&mut self, kept: usize, others: usize) {
-        self.last = [Some((kept, others)), self.last[0]];
+    fn record(&mut self, kept: usize, rest: i128) {
+        self.last = [Some((kept, rest)), self.last[0]];
     }
 
-    /// The other blocks' tokens at `kept` on the line through the two measurements (through
-    /// the origin with one, none with none), never below zero.
+    /// The rest at `kept` on the line through the two measurements (as it is with one, none
+    /// with none).
     fn at(&self, kept: usize) -> i128 {
-        let wide = |n: usize| i128::try_from(n).unwrap_or(i128::MAX);
         let (low, high) = match self.last {
             [Some(a), Some(b)] if a.0 != b.0 => (a.min(b), a.max(b)),
-            [Some((0, constant)), _] => return wide(constant),
-            [Some(one), _] => ((0, 0), one),
+            [Some((_, rest)), _] => return rest,
             _ => return 0,
         };
         let run = wide(high.0 - low.0).max(1);
-        let rise = wide(high.1) - wide(low.1);
-        (wide(low.1) + rise * (wide(kept) - wide(low.0)) / run).max(0)
+        let rise = high.1 - low.1;
+        low.1 + rise * (wide(kept) - wide(low.0)) / run
     }
 }
 
+/// `n` in the arithmetic of the aim, which may go below zero.
+fn wide(n: usize) -> i128 {
+    i128::try_from(n).unwrap_or(i128::MAX)
+}
+
 /// Where to probe next: one past where the longest prefix that fits probably ends, within the
-/// bracket (the search then probes the guess itself last). The other blocks are
-/// taken to grow along the line through the last two prefixes that made them (at first, to stay
-/// as they are with no item), and the data block is written on until it and they are over the
+/// bracket (the search then probes the guess itself last). `others(kept)` guesses the other
+/// blocks' tokens at a prefix, and the data block is written on until it and they are over the
 /// room, so its tokens are counted, not guessed. `None` when the data block cannot be written
 /// (the probe then says why).
 fn aim_prefix<T>(
     data: &mut impl DataPrefix<T>,
     items: &[T],
-    measured: &Measured,
+    others: &mut dyn FnMut(usize) -> i128,
     bracket: &Bracket,
     room: usize,
 ) -> Option<usize> {
-    let wide = |n: usize| i128::try_from(n).unwrap_or(i128::MAX);
     let lowest = bracket.fits.0;
     let highest = bracket
         .over
         .map_or(items.len(), |(cut, _)| cut - 1)
         .min(items.len());
-    let fits_at = |data: &dyn Fn(usize) -> usize, kept: usize| {
-        kept == 0 || wide(data(kept)) + measured.at(kept) <= wide(room)
-    };
-    // Write on while the prefix written still fits by the line (so one item past the answer),
+    let none = others(0);
+    // Write on while the prefix written still fits by the guess (so one item past the answer),
     // in batches of as many items as the room left seems to hold at the rate so far.
     loop {
         let written = data.len();
-        let counted = if written == 0 {
-            0
+        let (counted, grown) = if written == 0 {
+            (0, 0)
         } else {
-            data.tokens(written)
+            (wide(data.tokens(written)), others(written) - none)
         };
-        let left = wide(room) - wide(counted) - measured.at(written);
+        let left = wide(room) - counted - none - grown;
         if written >= highest || (written > 0 && left < 0) {
             break;
         }
         let per_item = if written == 0 {
             left
         } else {
-            wide(counted) / wide(written)
+            (counted + grown) / wide(written)
         };
         let batch = usize::try_from(left / per_item.max(1)).unwrap_or(0).max(1);
         if !data
@@ -302,7 +316,7 @@ fn aim_prefix<T>(
     let (mut good, mut bad) = (lowest, data.len().min(highest) + 1);
     while bad - good > 1 {
         let middle = good + (bad - good) / 2;
-        if fits_at(&|kept| data.tokens(kept), middle) {
+        if wide(data.tokens(middle)) + others(middle) <= wide(room) {
             good = middle;
         } else {
             bad = middle;

@@ -4,6 +4,11 @@
 //! back to its last item, plus its summary, UI and collection rules and suggestions, made for
 //! it. A search that tries a long prefix and then shorter ones presents each item once; one that
 //! goes up again presents only the items it had taken back.
+//!
+//! As each item is pushed, the lines of their own that its rules and suggestions add (those no
+//! grouping declaration said once, wire format §6.10) are estimated, so that the search's aim
+//! knows how the rules and suggestions blocks grow before it probes a prefix
+//! ([`PrefixParts::lines`]).
 
 use super::super::engine::{Cut, ItemParts, Items, Mark, Presenter, Scope, cut_items};
 use crate::response::ResponseBuilder;
@@ -17,8 +22,9 @@ pub(super) struct PrefixParts<'a, T, Ctx: ?Sized> {
     parts: ItemParts<'a>,
     /// Where the parts stood before the first item.
     start: Mark,
-    /// Where they stood after each item pushed.
-    marks: Vec<Mark>,
+    /// Where they stood after each item pushed, with the estimated tokens of the lines of their
+    /// own that the items' rules and suggestions held then ([`ItemParts::lines_since`]).
+    marks: Vec<(Mark, usize)>,
     /// The prefix whose collection's parts are in, if any.
     collected: Option<usize>,
 }
@@ -41,6 +47,17 @@ impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
     pub(super) fn tokens(&mut self, kept: usize) -> usize {
         self.collect(kept);
         self.parts.tokens()
+    }
+
+    /// The estimated tokens of the lines of their own in the rules and suggestions of the first
+    /// `kept` items: how those blocks grow with the items, for the search's aim. The items'
+    /// parts are pushed that far first, if they are not yet (never taken back).
+    pub(super) fn lines(&mut self, kept: usize) -> usize {
+        let kept = kept.min(self.all.len());
+        if kept > self.marks.len() {
+            self.reach(kept);
+        }
+        kept.checked_sub(1).map_or(0, |last| self.marks[last].1)
     }
 
     /// `data` (the data block of the first `kept` items) with their other blocks.
@@ -75,13 +92,15 @@ impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
         if kept < self.marks.len() {
             let mark = kept
                 .checked_sub(1)
-                .map_or(self.start, |last| self.marks[last]);
+                .map_or(self.start, |last| self.marks[last].0);
             self.parts.rewind(mark);
             self.marks.truncate(kept);
         }
         while self.marks.len() < kept {
+            let (before, lines) = self.marks.last().copied().unwrap_or((self.start, 0));
             self.parts.push(&self.all[self.marks.len()], self.ctx);
-            self.marks.push(self.parts.mark());
+            let lines = lines + self.parts.lines_since(before);
+            self.marks.push((self.parts.mark(), lines));
         }
     }
 }

@@ -14,7 +14,7 @@
 //! probes). A guess is only used while it pays: after three guessed probes in a row that neither
 //! halved the bracket nor doubled the cut known to fit, the next probe is the bracket's middle
 //! (or, with no end known above, the double). So the search takes at most about 4 log₂ n
-//! probes for an answer of n, and usually three or four.
+//! probes for an answer of n, and two to four with a good aim.
 
 /// What a probe of one cut found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
