@@ -53,6 +53,10 @@ impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
     /// `kept` items: how those blocks grow with the items, for the search's aim. The items'
     /// parts are pushed that far first, if they are not yet (never taken back).
     pub(super) fn lines(&mut self, kept: usize) -> usize {
+        if T::STATIC_ONLY {
+            // No item adds a rule or a suggestion: nothing to push or count.
+            return 0;
+        }
         let kept = kept.min(self.all.len());
         if kept > self.marks.len() {
             self.reach(kept);
