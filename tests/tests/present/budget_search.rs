@@ -163,7 +163,12 @@ fn check(
     };
     if response.is_error() == Some(true) {
         prop_assert!(response.blocks()[0].starts_with("<tool_error code=\"RESPONSE_TOO_LARGE\""));
-        prop_assert!(count > 0);
+        if count == 0 {
+            // Nothing to cut: the blocks of the list with no items are over by themselves.
+            prop_assert!(response.blocks()[0].contains("<message>The answer with no items takes"));
+            prop_assert!(tokens(&plain(0)) > room(budget));
+            return Ok(());
+        }
         prop_assert!(
             with_summary(1) > room(budget),
             "answered too large, but one item fits: {}",
@@ -514,4 +519,22 @@ fn other_blocks_that_grow_with_the_items_are_aimed_at() {
             );
         }
     }
+}
+
+/// A list with no items has nothing to cut: when its other blocks alone are over the budget, the
+/// answer says so of the list with no items, not of "one item" it does not have (found by the
+/// search's property test: no notes, a budget of 20).
+#[test]
+fn too_large_with_no_items_says_so() {
+    let none: Vec<Heavy> = Vec::new();
+    let response = Heavy::present_all(&none).max_tokens(20).build().unwrap();
+    assert_eq!(response.is_error(), Some(true));
+    let text = &response.blocks()[0];
+    assert!(
+        text.contains("<message>The answer with no items takes about "),
+        "{text}"
+    );
+    check_all(&none, &response, 20, Format::Json, &Selection::default()).unwrap();
+    let fits = Heavy::present_all(&none).max_tokens(2_000).build().unwrap();
+    assert_ne!(fits.is_error(), Some(true));
 }

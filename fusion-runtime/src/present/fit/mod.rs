@@ -139,7 +139,7 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
         // No item to keep or drop: the response is what it is.
         let (builder, _) = shape.render(Items::Many(all), Cut::NONE, Cut::NONE)?;
         return Ok(Some(Answer {
-            fitted: whole_or_too_large(builder, budget, false, &Count::estimate(room)),
+            fitted: whole_or_too_large(builder, budget, &Count::estimate(room)),
             cut: 0,
         }));
     }
@@ -210,7 +210,7 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
         let (builder, _) = shape.render(Items::Many(all), smallest_cut(budget), Cut::NONE)?;
         let tokens = tokens_of(&builder);
         return Ok(Some(Answer {
-            fitted: too_large(builder, budget, false, tokens),
+            fitted: too_large(builder, budget, Smallest::OneItem, tokens),
             cut: 0,
         }));
     }
@@ -392,7 +392,7 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
             // No item to keep or drop: the response is what it is.
             let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
             return Ok(Answer {
-                fitted: whole_or_too_large(builder, budget, false, count),
+                fitted: whole_or_too_large(builder, budget, count),
                 cut: 0,
             });
         }
@@ -447,7 +447,7 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
             let (smallest, _) = render(1)?;
             let tokens = (count.tokens)(&smallest);
             Ok(Answer {
-                fitted: too_large(smallest, budget, single, tokens),
+                fitted: too_large(smallest, budget, Smallest::of(single), tokens),
                 cut: 0,
             })
         }
@@ -466,13 +466,9 @@ fn aim_rendered(bracket: &Bracket, room: usize, single: bool) -> Option<usize> {
     }
 }
 
-/// The response as it is when it fits, or `RESPONSE_TOO_LARGE`.
-fn whole_or_too_large(
-    builder: ResponseBuilder,
-    budget: usize,
-    single: bool,
-    count: &Count<'_>,
-) -> Fitted {
+/// The response of a collection with no item to show (nothing to cut) as it is when it fits, or
+/// `RESPONSE_TOO_LARGE`.
+fn whole_or_too_large(builder: ResponseBuilder, budget: usize, count: &Count<'_>) -> Fitted {
     let tokens = (count.tokens)(&builder);
     if tokens <= count.room {
         Fitted {
@@ -480,21 +476,48 @@ fn whole_or_too_large(
             too_large: None,
         }
     } else {
-        too_large(builder, budget, single, tokens)
+        too_large(builder, budget, Smallest::NoItems, tokens)
+    }
+}
+
+/// What the smallest honest answer of a call is (wire format §17.5), as its
+/// `RESPONSE_TOO_LARGE` names it.
+#[derive(Debug, Clone, Copy)]
+enum Smallest {
+    /// A collection cut to its first item, with the budget's summary.
+    OneItem,
+    /// A single value with its embedded collections emptied.
+    ValueEmptied,
+    /// A collection with no item to show (empty, or an agent limit of 0): nothing to cut.
+    NoItems,
+}
+
+impl Smallest {
+    /// The smallest answer of a single value (`single`) or of a collection with items.
+    fn of(single: bool) -> Smallest {
+        if single {
+            Smallest::ValueEmptied
+        } else {
+            Smallest::OneItem
+        }
+    }
+
+    fn text(self) -> &'static str {
+        match self {
+            Smallest::OneItem => "One item with the truncation summary",
+            Smallest::ValueEmptied => "The value with its embedded lists emptied",
+            Smallest::NoItems => "The answer with no items",
+        }
     }
 }
 
 /// The answer when not even the smallest response fits: `RESPONSE_TOO_LARGE` (wire format §17.5),
 /// with the smallest response kept for [`Presentation::into_builder`](super::Presentation::into_builder);
 /// `tokens` is that response's count, as the fit counted it.
-fn too_large(builder: ResponseBuilder, budget: usize, single: bool, tokens: usize) -> Fitted {
+fn too_large(builder: ResponseBuilder, budget: usize, smallest: Smallest, tokens: usize) -> Fitted {
     // Whether the data is most of it, by the estimate (however the fit counted).
     let data_is_most = builder.data_tokens() >= builder.other_tokens();
-    let smallest = if single {
-        "The value with its embedded lists emptied"
-    } else {
-        "One item with the truncation summary"
-    };
+    let smallest = smallest.text();
     // A narrower `_select` shrinks the data block only: offer it when that is what is large.
     let recovery = if data_is_most {
         "Call again with a `_select` of fewer fields, or with filters that match smaller items."
