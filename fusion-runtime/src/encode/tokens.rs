@@ -48,8 +48,8 @@
 //! Hindi and Thai (priced as ideographs: safe, up to 2.1 times over). Text unlike the corpus can
 //! fall outside: random word soups in JSON rows were found up to 4% under at a few hundred
 //! tokens (a fit's room keeps 2⌈√B⌉ + 4 tokens free for that), and characters drawn at random
-//! from a whole script are far under: random Cyrillic letters at about a quarter of their
-//! count, random ideographs at 0.4 (their classes have no subclasses of frequent and rare
+//! from a whole script are far under: random Cyrillic letters at about three quarters of their
+//! count, random ideographs at 0.4 to 0.6 (their classes have no subclasses of frequent and rare
 //! characters as the ASCII letters do; `Presentation::exact_tokens` keeps a budget on them).
 //! Scripts outside the corpus are priced like the nearest class.
 //!
