@@ -126,7 +126,8 @@ fn tokens_of(builder: &ResponseBuilder) -> usize {
 
 /// A collection: the longest prefix whose response fits, its data block written once, item by
 /// item, as far as the search asks; `None` when an item cannot be written so (a TOON row that
-/// is no table row).
+/// is no table row) or there is no item to keep or drop (then [`rendered`] answers with the
+/// response as it is).
 fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     shape: &Shape<'_, Ctx>,
     all: &[T],
@@ -136,12 +137,7 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
 ) -> Result<Option<Answer>, EncodeError> {
     let by_limit = all.len().min(T::AGENT_LIMIT.unwrap_or(usize::MAX));
     if by_limit == 0 {
-        // No item to keep or drop: the response is what it is.
-        let (builder, _) = shape.render(Items::Many(all), Cut::NONE, Cut::NONE)?;
-        return Ok(Some(Answer {
-            fitted: whole_or_too_large(builder, budget, &Count::estimate(room)),
-            cut: 0,
-        }));
+        return Ok(None);
     }
     let items = &all[..by_limit];
     let mut data = data;
@@ -288,22 +284,23 @@ fn aim_prefix<T>(
         .min(items.len());
     let none = others(0);
     // Write on while the prefix written still fits by the guess (so one item past the answer),
-    // in batches of as many items as the room left seems to hold at the rate so far.
+    // in batches of as many items as the room left seems to hold at the rate so far (the data's
+    // and the other blocks' growth).
     loop {
         let written = data.len();
-        let (counted, grown) = if written == 0 {
-            (0, 0)
+        let (counted, others_now) = if written == 0 {
+            (0, none)
         } else {
-            (wide(data.tokens(written)), others(written) - none)
+            (wide(data.tokens(written)), others(written))
         };
-        let left = wide(room) - counted - none - grown;
+        let left = wide(room) - counted - others_now;
         if written >= highest || (written > 0 && left < 0) {
             break;
         }
         let per_item = if written == 0 {
             left
         } else {
-            (counted + grown) / wide(written)
+            (counted + others_now - none) / wide(written)
         };
         let batch = usize::try_from(left / per_item.max(1)).unwrap_or(0).max(1);
         if !data
