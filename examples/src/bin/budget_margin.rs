@@ -76,6 +76,7 @@ fn main() -> ExitCode {
     let rows = wide::wide_rows(4_000);
     let samples = random_responses(&exact, &rows);
     let mut failed = shortfalls(&samples);
+    under_at_all(&samples);
     failed |= one_script(&exact, &rows);
     if failed {
         eprintln!("a shortfall exceeds the margin, or a fitted response exceeds its budget");
@@ -84,12 +85,16 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// How many of the random responses are word-soup rows (the first ones); the rest are windows of
+/// the wide rows.
+const SOUPS: usize = 4_000;
+
 /// (estimate, exact) of random responses of word-soup rows and windows of the wide rows.
 fn random_responses(exact: &ExactCounter, rows: &[WideRow]) -> Vec<(usize, usize)> {
     let mut random = Random(42);
     let formats = FORMATS;
     let mut samples: Vec<(usize, usize)> = Vec::new();
-    for round in 0..4_000 {
+    for round in 0..SOUPS {
         let items = random.below(if round % 3 == 0 { 300 } else { 60 }) + 1;
         let most_words = random.below(12) + 1;
         let rows: Vec<Row> = (0..items)
@@ -183,6 +188,30 @@ fn shortfalls(samples: &[(usize, usize)]) -> bool {
     }
     println!();
     failed
+}
+
+/// Per kind of response, how many are estimated under their exact count at all, and the
+/// largest shortfall in units of √exact: a margin of c⌈√B⌉ + 4 must cover that c (the room of
+/// §17.2 takes c = 2; a fit with a smaller margin keeps more, `budget_report -- --margins`).
+fn under_at_all(samples: &[(usize, usize)]) {
+    println!("| responses | estimated under their exact count | largest shortfall / √exact |");
+    println!("|---|---|---|");
+    for (name, kind) in [
+        ("word-soup rows", &samples[..SOUPS]),
+        ("windows of the wide rows", &samples[SOUPS..]),
+    ] {
+        let under = kind
+            .iter()
+            .filter(|&&(estimate, exact)| exact > estimate)
+            .count();
+        #[allow(clippy::cast_precision_loss, reason = "token counts far below 2^52")]
+        let worst = kind
+            .iter()
+            .map(|&(estimate, exact)| exact.saturating_sub(estimate) as f64 / (exact as f64).sqrt())
+            .fold(0.0, f64::max);
+        println!("| {name} | {under} of {} | {worst:.2} |", kind.len());
+    }
+    println!();
 }
 
 /// Fits rows of one script each to many budgets; whether one exceeds its budget by the exact

@@ -8,7 +8,9 @@
 //!
 //! `cargo run --release -p fusion-examples --features token-report --bin budget_report`
 //! (`-- --quick`: the 2,000-token budget only; `-- --exact`: also the fit kept by the exact
-//! count, `exact_tokens`, with what it keeps and its time, the median of five). Fails when a
+//! count, `exact_tokens`, with what it keeps and its time, the median of five; `-- --margins`:
+//! what the estimate would keep with half the room's margin and with none, the trade the
+//! margin makes, PERFORMANCE.md "round ten"). Fails when a
 //! fitted response is over its budget by the exact count, or an exact fit keeps other than the
 //! exact-maximal prefix. The tables of PERFORMANCE.md ("Fitting to a budget", room left; "round
 //! seven").
@@ -118,13 +120,26 @@ fn kept(response: &ToolResponse, total: usize) -> usize {
 
 /// The exact-maximal prefix of a case at `budget`: the longest k whose k items without a budget,
 /// with the budget's summary of k (as `fitted`, which keeps `k`, shows it), count at most
-/// `budget` exactly; found by galloping up from `k` (or down), then halving.
+/// `budget` exactly.
 fn exact_maximal(
     case: &Case,
     budget: usize,
     fitted: &ToolResponse,
     k: usize,
     exact: &ExactCounter,
+) -> usize {
+    maximal(case, fitted, k, budget, &|text| exact.count(text))
+}
+
+/// The longest k whose k items without a budget, with the budget's summary of k (as `fitted`,
+/// which keeps `k`, shows it), count at most `limit` by `count`; found by galloping up from `k`
+/// (or down), then halving.
+fn maximal(
+    case: &Case,
+    fitted: &ToolResponse,
+    k: usize,
+    limit: usize,
+    count: &dyn Fn(&str) -> usize,
 ) -> usize {
     let summary = fitted
         .blocks()
@@ -133,21 +148,19 @@ fn exact_maximal(
         .cloned()
         .expect("a budget summary");
     let from = format!("{k} of {}", case.total);
-    // The exact count of the first `k` items with the summary of `k`.
-    let exact_of = |k: usize| -> usize {
+    // The count of the first `k` items with the summary of `k`.
+    let count_of = |k: usize| -> usize {
         let response = (case.respond)(k, None, false);
         let summary = summary.replace(&from, &format!("{k} of {}", case.total));
-        count(&response, exact) + exact.count(&summary)
+        response.blocks().iter().map(|b| count(b)).sum::<usize>() + count(&summary)
     };
-    // The longest k within the budget: galloping up from what the fit keeps (or down),
-    // then halving.
-    let at_k = exact_of(k);
-    let (mut good, mut bad) = if at_k <= budget {
+    let at_k = count_of(k);
+    let (mut good, mut bad) = if at_k <= limit {
         let mut step = 1;
         let mut good = k;
         loop {
             let next = (good + step).min(case.total);
-            if exact_of(next) > budget {
+            if count_of(next) > limit {
                 break (good, next);
             }
             if next == case.total {
@@ -159,7 +172,7 @@ fn exact_maximal(
     } else {
         // `k` itself is over (counted above): halving from there.
         let (mut low, mut high) = (k / 2, k);
-        while low > 0 && exact_of(low) > budget {
+        while low > 0 && count_of(low) > limit {
             high = low;
             low /= 2;
         }
@@ -167,13 +180,23 @@ fn exact_maximal(
     };
     while bad - good > 1 {
         let middle = good + (bad - good) / 2;
-        if exact_of(middle) <= budget {
+        if count_of(middle) <= limit {
             good = middle;
         } else {
             bad = middle;
         }
     }
     good
+}
+
+/// The margins `--margins` compares, c in B − (c⌈√B⌉ + 4): the runtime's (2), half of it (1),
+/// and none (the estimate held to B itself, `None`).
+const MARGINS: [Option<usize>; 3] = [Some(2), Some(1), None];
+
+/// The room of a budget under a margin of `MARGINS`.
+fn room_with(budget: usize, margin: Option<usize>) -> usize {
+    let root = budget.isqrt() + usize::from(budget.isqrt().pow(2) < budget);
+    margin.map_or(budget, |c| budget.saturating_sub(c * root + 4))
 }
 
 /// A case fitted to `budget` by the exact count (`exact_tokens`): the items it keeps, its exact
@@ -196,6 +219,48 @@ fn fitted_exactly(case: &Case, budget: usize, exact: &ExactCounter) -> (usize, u
     )
 }
 
+/// The `--margins` table: per case and budget, the longest prefix whose estimate is within the
+/// room of each margin against the exact-maximal one; then per margin, the items kept of all
+/// the exact-maximal items, the cases at 97% or more, and the prefixes over their budget by the
+/// exact count (longer than the exact-maximal one).
+fn print_margins(rows: &[(String, usize, usize, Vec<usize>)]) {
+    println!(
+        "\n| case | budget | exact-maximal | kept at B − (2⌈√B⌉ + 4) | at B − (⌈√B⌉ + 4) | at B |\n\
+         |---|---|---|---|---|---|"
+    );
+    #[allow(clippy::cast_precision_loss, reason = "small counts")]
+    let percent = |part: usize, whole: usize| 100.0 * part as f64 / whole.max(1) as f64;
+    for (name, budget, good, kept_at) in rows {
+        let cells: Vec<String> = kept_at
+            .iter()
+            .map(|&k| format!("{k} ({:.1}%)", percent(k, *good)))
+            .collect();
+        println!(
+            "| {name} | {} | {good} | {} |",
+            thousands(*budget),
+            cells.join(" | ")
+        );
+    }
+    let all: usize = rows.iter().map(|row| row.2).sum();
+    for (index, name) in ["B − (2⌈√B⌉ + 4)", "B − (⌈√B⌉ + 4)", "B"]
+        .iter()
+        .enumerate()
+    {
+        let kept: usize = rows.iter().map(|row| row.3[index].min(row.2)).sum();
+        let at_97 = rows
+            .iter()
+            .filter(|row| percent(row.3[index], row.2) >= 97.0)
+            .count();
+        let over = rows.iter().filter(|row| row.3[index] > row.2).count();
+        println!(
+            "room {name}: {kept} of {all} exact-maximal items kept ({:.2}%), {at_97} of {} \
+             cases at 97% or more, {over} over the budget by the exact count",
+            percent(kept, all),
+            rows.len()
+        );
+    }
+}
+
 /// The sum over the blocks (wire format §17.2).
 fn count(response: &ToolResponse, counter: &impl TokenCounter) -> usize {
     response.blocks().iter().map(|b| counter.count(b)).sum()
@@ -204,6 +269,7 @@ fn count(response: &ToolResponse, counter: &impl TokenCounter) -> usize {
 fn main() -> ExitCode {
     let quick = std::env::args().any(|arg| arg == "--quick");
     let exactly = std::env::args().any(|arg| arg == "--exact");
+    let margins = std::env::args().any(|arg| arg == "--margins");
     let exact = ExactCounter::o200k().expect("the o200k_base vocabulary loads");
     let budgets: &[usize] = if quick { &BUDGETS[..1] } else { &BUDGETS };
     let (more, more_rule) = if exactly {
@@ -222,6 +288,9 @@ fn main() -> ExitCode {
     // Exact fits that keep other than the exact-maximal prefix, or exceed the budget.
     let mut wrong = 0;
     let mut worst: f64 = 1.0;
+    // Per case and budget, with `--margins`: the exact-maximal prefix, and the longest prefix
+    // whose estimate is within the room of each of `MARGINS`.
+    let mut by_margin: Vec<(String, usize, usize, Vec<usize>)> = Vec::new();
     for case in cases() {
         for &budget in budgets {
             let fitted = (case.respond)(case.total, Some(budget), false);
@@ -235,6 +304,18 @@ fn main() -> ExitCode {
             }
             let k = kept(&fitted, case.total);
             let good = exact_maximal(&case, budget, &fitted, k, &exact);
+            if margins {
+                let kept_at: Vec<usize> = MARGINS
+                    .iter()
+                    .map(|&margin| maximal(&case, &fitted, k, room_with(budget, margin), &estimate))
+                    .collect();
+                // The runtime's own margin: the fit must keep what an independent search of
+                // the estimate keeps.
+                if kept_at[0] != k {
+                    wrong += 1;
+                }
+                by_margin.push((case.name.clone(), budget, good, kept_at));
+            }
             let exact_fitted = count(&fitted, &exact);
             let estimated: usize = fitted.blocks().iter().map(|b| estimate(b)).sum();
             #[allow(clippy::cast_precision_loss, reason = "small counts")]
@@ -274,6 +355,10 @@ fn main() -> ExitCode {
     );
     if exactly {
         println!("exact fits that keep other than the exact-maximal prefix: {wrong}");
+    }
+    if margins {
+        print_margins(&by_margin);
+        println!("fits that keep other than the longest prefix within their room: {wrong}");
     }
     if over == 0 && wrong == 0 {
         ExitCode::SUCCESS
