@@ -9,11 +9,7 @@
 
 use std::borrow::Cow;
 
-#[cfg(feature = "budget")]
-use crate::encode::tokens;
 use crate::model::{Children, FieldMask, Model};
-#[cfg(feature = "budget")]
-use crate::response::blocks_tokens;
 use crate::response::ui::{self, UiBlock};
 use crate::response::{
     DedupIndex, EmbedBlock, EmbedKind, Format, ResponseBuilder, Rules, Suggestions,
@@ -394,10 +390,10 @@ impl Parts {
         builder
     }
 
-    /// Their estimated tokens, as [`ResponseBuilder::build`] writes them (wire format §17.2).
+    /// The blocks as they stand: UI, embeds, rules and suggestions (a budget's fit counts them).
     #[cfg(feature = "budget")]
-    fn tokens(&self) -> usize {
-        blocks_tokens(&self.ui, &self.embeds, &[], &self.rules, &self.suggestions)
+    pub(crate) fn blocks(&self) -> (&[UiBlock], &[EmbedBlock], &Rules, &Suggestions) {
+        (&self.ui, &self.embeds, &self.rules, &self.suggestions)
     }
 }
 
@@ -556,29 +552,26 @@ impl<'m> ItemParts<'m> {
         }
     }
 
-    /// The estimated tokens of the parts as they stand, as [`ResponseBuilder::build`] writes
-    /// them (wire format §17.2).
+    /// The parts as they stand (the collection's, if they are in).
     #[cfg(feature = "budget")]
-    pub(crate) fn tokens(&self) -> usize {
-        self.parts.tokens()
+    pub(crate) fn parts(&self) -> &Parts {
+        &self.parts
     }
 
-    /// The estimated tokens of the rules and suggestions pushed since `since` that are lines
-    /// of their own (wire format §6.10): how those blocks grow with the items, for a budget's
-    /// search to aim with. Each line is its text and a token for its `- ` and line break.
+    /// The rules and suggestions pushed since `since` that are lines of their own (wire format
+    /// §6.10): those no grouping declaration said once with others.
     #[cfg(feature = "budget")]
-    pub(crate) fn lines_since(&self, since: Mark) -> usize {
-        if self.parts.rules.as_slice().len() == since.rules
-            && self.parts.suggestions.as_slice().len() == since.suggestions
-        {
-            return 0;
-        }
-        let rules = self.parts.rules.ungrouped_from(since.rules);
-        let suggestions = self.parts.suggestions.ungrouped_from(since.suggestions);
-        rules.map(|rule| tokens::estimate(rule) + 1).sum::<usize>()
-            + suggestions
-                .map(|s| tokens::estimate(&s.tool) + tokens::estimate(&s.reason) + 2)
-                .sum::<usize>()
+    pub(crate) fn own_lines_since(
+        &self,
+        since: Mark,
+    ) -> (
+        impl Iterator<Item = &Cow<'static, str>>,
+        impl Iterator<Item = &crate::response::Suggestion>,
+    ) {
+        (
+            self.parts.rules.ungrouped_from(since.rules),
+            self.parts.suggestions.ungrouped_from(since.suggestions),
+        )
     }
 
     /// The parts as they stand, with whether a budget cut something.

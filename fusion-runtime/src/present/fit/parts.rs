@@ -10,8 +10,9 @@
 //! knows how the rules and suggestions blocks grow before it probes a prefix
 //! ([`PrefixParts::lines`]).
 
-use super::super::engine::{Cut, ItemParts, Items, Mark, Presenter, Scope, cut_items};
-use crate::response::ResponseBuilder;
+use super::super::engine::{Cut, ItemParts, Items, Mark, Parts, Presenter, Scope, cut_items};
+use crate::encode::tokens;
+use crate::response::{ResponseBuilder, blocks_tokens};
 
 /// The other blocks of the prefixes of `all`.
 pub(super) struct PrefixParts<'a, T, Ctx: ?Sized> {
@@ -23,7 +24,7 @@ pub(super) struct PrefixParts<'a, T, Ctx: ?Sized> {
     /// Where the parts stood before the first item.
     start: Mark,
     /// Where they stood after each item pushed, with the estimated tokens of the lines of their
-    /// own that the items' rules and suggestions held then ([`ItemParts::lines_since`]).
+    /// own that the items' rules and suggestions held then ([`lines_since`]).
     marks: Vec<(Mark, usize)>,
     /// The prefix whose collection's parts are in, if any.
     collected: Option<usize>,
@@ -46,7 +47,7 @@ impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
     /// The estimated tokens of the other blocks of the first `kept` items (wire format §17.2).
     pub(super) fn tokens(&mut self, kept: usize) -> usize {
         self.collect(kept);
-        self.parts.tokens()
+        other_tokens(self.parts.parts())
     }
 
     /// The estimated tokens of the lines of their own in the rules and suggestions of the first
@@ -103,8 +104,26 @@ impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
         while self.marks.len() < kept {
             let (before, lines) = self.marks.last().copied().unwrap_or((self.start, 0));
             self.parts.push(&self.all[self.marks.len()], self.ctx);
-            let lines = lines + self.parts.lines_since(before);
+            let lines = lines + lines_since(&self.parts, before);
             self.marks.push((self.parts.mark(), lines));
         }
     }
+}
+
+/// The estimated tokens of a response's blocks besides the data block, as
+/// [`ResponseBuilder::build`] writes them (wire format §17.2).
+fn other_tokens(parts: &Parts) -> usize {
+    let (ui, embeds, rules, suggestions) = parts.blocks();
+    blocks_tokens(ui, embeds, &[], rules, suggestions)
+}
+
+/// The estimated tokens of the rules and suggestions pushed since `since` that are lines of
+/// their own (wire format §6.10): how those blocks grow with the items, for the search's aim.
+/// Each line is its text and a token for its `- ` and line break.
+fn lines_since(parts: &ItemParts<'_>, since: Mark) -> usize {
+    let (rules, suggestions) = parts.own_lines_since(since);
+    rules.map(|rule| tokens::estimate(rule) + 1).sum::<usize>()
+        + suggestions
+            .map(|s| tokens::estimate(&s.tool) + tokens::estimate(&s.reason) + 2)
+            .sum::<usize>()
 }
