@@ -141,19 +141,23 @@ impl Tallied {
     /// value, the kept items', when `keep_value` (see [`Shape::value`]).
     fn into_toon<T: Model>(
         self,
-        mut header: String,
+        header: &str,
         kept: usize,
         all: &[T],
         members: Members<'_>,
         keep_value: bool,
     ) -> Result<ResponseBuilder, EncodeError> {
         let (_, end) = self.at(kept);
-        header.push_str(&self.text[..end]);
+        // The rows move up in their own buffer, which mostly has room for the header (sized
+        // for the room's tokens): no second buffer to copy them into.
+        let mut text = self.text;
+        text.truncate(end);
+        text.insert_str(0, header);
         let wire = Rows {
             items: &all[..kept],
             members,
         };
-        toon_presented_text(header, &wire, keep_value)
+        toon_presented_text(text, &wire, keep_value)
     }
 
     /// Sizes the buffers for `count` items, from the size of those written: growing them by
@@ -364,7 +368,7 @@ impl<T: Model> DataPrefix<T> for ToonPrefix<'_> {
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError> {
         let header = self.header(kept);
         self.counted
-            .into_toon(header, kept, all, self.members, self.keep_value)
+            .into_toon(&header, kept, all, self.members, self.keep_value)
     }
 }
 
@@ -436,7 +440,7 @@ impl<T: Model> DataPrefix<T> for ToonListPrefix<'_> {
     fn into_data(self, kept: usize, all: &[T]) -> Result<ResponseBuilder, EncodeError> {
         let header = self.header(kept);
         self.counted
-            .into_toon(header, kept, all, self.members, self.keep_value)
+            .into_toon(&header, kept, all, self.members, self.keep_value)
     }
 }
 
