@@ -49,10 +49,11 @@ pub trait Presenter<Ctx: ?Sized = ()>: Model + Sized {
     /// or embeds.
     ///
     /// Its blocks are then the same for every value, single or collection, so a parent that
-    /// embeds it presents it once per presentation instead of once per item (wire format §6.8 drops the
-    /// repeats anyway), and a budget's fit does not present its items one by one. `#[derive(Presenter)]`
-    /// sets it; a presenter written by hand that sets it must keep that promise, or the blocks of
-    /// its later embeds, and those its items would add to a fitted collection, are lost.
+    /// embeds it presents it once per presentation instead of once per item (wire format §6.8
+    /// drops the repeats anyway), and a budget's fit does not present its items one by one.
+    /// `#[derive(Presenter)]` sets it; a presenter written by hand that sets it must keep that
+    /// promise, or the blocks of its later embeds, and those its items would add to a fitted
+    /// collection, are lost.
     const STATIC_ONLY: bool = false;
 
     /// The `<domain_rules>` block of [`Presenter::STATIC_RULES`] exactly as the engine would
