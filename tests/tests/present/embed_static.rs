@@ -1,7 +1,8 @@
 //! `Presenter::STATIC_ONLY`: a parent presents a child whose presenter has nothing but static
 //! item rules once per presentation, not once per item (wire format §6.8 would drop the repeats). The
 //! shortcut must change nothing: the same presenters with `STATIC_ONLY = false` (the engine's
-//! plain path) are the reference, on generated parents, children and grandparents.
+//! plain path) are the reference, on generated parents, children and grandparents, and on
+//! collections fitted to a budget (whose fit then does not present the items one by one).
 
 use std::borrow::Cow;
 
@@ -245,6 +246,24 @@ proptest! {
         let top_reference = Top { name: "t".to_owned(), parents: reference };
         let fast = top.present().build().unwrap();
         let slow = top_reference.present().build().unwrap();
+        prop_assert_eq!(everything(&fast), everything(&slow));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// A budget's fit of a collection of a static-only presenter takes the other blocks of any
+    /// prefix without presenting its items one by one: the same response as the plain path's.
+    #[test]
+    fn a_fitted_static_collection_gives_the_response_of_the_plain_engine(
+        names in prop::collection::vec("[a-z ]{0,40}", 0..60),
+        budget in 10usize..600,
+    ) {
+        let fast: Vec<Child<true, 3>> = names.iter().map(|name| Child { name: name.clone() }).collect();
+        let slow: Vec<Child<false, 3>> = names.iter().map(|name| Child { name: name.clone() }).collect();
+        let fast = Child::present_all(&fast).max_tokens(budget).build().unwrap();
+        let slow = Child::present_all(&slow).max_tokens(budget).build().unwrap();
         prop_assert_eq!(everything(&fast), everything(&slow));
     }
 }
