@@ -10,10 +10,10 @@
 //! (`-- --quick`: the 2,000-token budget only; `-- --exact`: also the fit kept by the exact
 //! count, `exact_tokens`, with what it keeps and its time, the median of five; `-- --margins`:
 //! what the estimate would keep with half the room's margin and with none, the trade the
-//! margin makes, PERFORMANCE.md "round ten"). Fails when a
-//! fitted response is over its budget by the exact count, or an exact fit keeps other than the
-//! exact-maximal prefix. The tables of PERFORMANCE.md ("Fitting to a budget", room left; "round
-//! seven").
+//! margin makes). Fails when a fitted response is over its budget by the exact count, an exact
+//! fit keeps other than the exact-maximal prefix, or (`--margins`) a fit keeps other than the
+//! longest prefix whose estimate is within its room by a search of the report's own. The tables
+//! of PERFORMANCE.md ("Fitting to a budget", room left; "round seven"; "round ten").
 
 #[path = "../../../fusion-runtime/benches/support/billing.rs"]
 mod billing;
@@ -291,6 +291,8 @@ fn main() -> ExitCode {
     // Per case and budget, with `--margins`: the exact-maximal prefix, and the longest prefix
     // whose estimate is within the room of each of `MARGINS`.
     let mut by_margin: Vec<(String, usize, usize, Vec<usize>)> = Vec::new();
+    // Fits that keep other than the longest prefix within their room (`--margins`).
+    let mut off_room = 0;
     for case in cases() {
         for &budget in budgets {
             let fitted = (case.respond)(case.total, Some(budget), false);
@@ -312,7 +314,7 @@ fn main() -> ExitCode {
                 // The runtime's own margin: the fit must keep what an independent search of
                 // the estimate keeps.
                 if kept_at[0] != k {
-                    wrong += 1;
+                    off_room += 1;
                 }
                 by_margin.push((case.name.clone(), budget, good, kept_at));
             }
@@ -358,9 +360,9 @@ fn main() -> ExitCode {
     }
     if margins {
         print_margins(&by_margin);
-        println!("fits that keep other than the longest prefix within their room: {wrong}");
+        println!("fits that keep other than the longest prefix within their room: {off_room}");
     }
-    if over == 0 && wrong == 0 {
+    if over == 0 && wrong == 0 && off_room == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
