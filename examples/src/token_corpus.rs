@@ -893,6 +893,13 @@ pub fn table(measured: &[Measured]) -> String {
     out
 }
 
+/// c⌈√B⌉ + 4: the tokens a fit keeps free under a budget of B when c is 2 (the runtime's room,
+/// wire format §17.2); the budget reports also try other c.
+pub fn margin(budget: usize, c: usize) -> usize {
+    let root = budget.isqrt() + usize::from(budget.isqrt().pow(2) < budget);
+    c * root + 4
+}
+
 /// `12345` as `12,345`.
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();

@@ -14,7 +14,7 @@
 
 use std::process::ExitCode;
 
-use fusion_examples::token_corpus::NOTE_WORDS;
+use fusion_examples::token_corpus::{NOTE_WORDS, margin};
 use fusion_examples::wide::{self, WideRow, WideRowUi};
 use fusion_runtime::present::Format;
 use fusion_runtime::tokens::{ExactCounter, TokenCounter, estimate};
@@ -46,12 +46,6 @@ impl Random {
             .wrapping_add(1_442_695_040_888_963_407);
         usize::try_from((self.0 >> 33) % bound as u64).unwrap_or(0)
     }
-}
-
-/// The margin a fit keeps free under a budget of `budget` tokens (the runtime's, §17.2).
-fn margin(budget: usize) -> usize {
-    let root = budget.isqrt() + usize::from(budget.isqrt().pow(2) < budget);
-    2 * root + 4
 }
 
 /// `part / whole` of two token counts.
@@ -179,11 +173,11 @@ fn shortfalls(samples: &[(usize, usize)]) -> bool {
         // Every response against the margin of a budget its own size.
         failed |= inside
             .iter()
-            .any(|&(estimate, exact)| exact.saturating_sub(estimate) > margin(exact));
+            .any(|&(estimate, exact)| exact.saturating_sub(estimate) > margin(exact, 2));
         println!(
             "| {low}–{high} | {} | {lowest:.3} | {short} | {} |",
             inside.len(),
-            margin(low)
+            margin(low, 2)
         );
     }
     println!();

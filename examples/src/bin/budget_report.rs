@@ -20,10 +20,10 @@ mod billing;
 
 use std::process::ExitCode;
 
-use fusion_examples::token_corpus::thousands;
+use fusion_examples::token_corpus::{margin, thousands};
 use fusion_examples::wide::{self, WideRow, WideRowUi};
 use fusion_runtime::present::{Format, Present};
-use fusion_runtime::tokens::{ExactCounter, TokenCounter, estimate};
+use fusion_runtime::tokens::{Estimator, ExactCounter, TokenCounter, estimate};
 use fusion_runtime::{Presenter, Selection, ToolResponse};
 
 use billing::derived::InvoiceAll;
@@ -128,18 +128,18 @@ fn exact_maximal(
     k: usize,
     exact: &ExactCounter,
 ) -> usize {
-    maximal(case, fitted, k, budget, &|text| exact.count(text))
+    maximal(case, fitted, k, budget, exact)
 }
 
 /// The longest k whose k items without a budget, with the budget's summary of k (as `fitted`,
-/// which keeps `k`, shows it), count at most `limit` by `count`; found by galloping up from `k`
-/// (or down), then halving.
+/// which keeps `k`, shows it), count at most `limit` by `counter`; found by galloping up from
+/// `k` (or down), then halving.
 fn maximal(
     case: &Case,
     fitted: &ToolResponse,
     k: usize,
     limit: usize,
-    count: &dyn Fn(&str) -> usize,
+    counter: &dyn TokenCounter,
 ) -> usize {
     let summary = fitted
         .blocks()
@@ -152,7 +152,7 @@ fn maximal(
     let count_of = |k: usize| -> usize {
         let response = (case.respond)(k, None, false);
         let summary = summary.replace(&from, &format!("{k} of {}", case.total));
-        response.blocks().iter().map(|b| count(b)).sum::<usize>() + count(&summary)
+        count(&response, counter) + counter.count(&summary)
     };
     let at_k = count_of(k);
     let (mut good, mut bad) = if at_k <= limit {
@@ -194,9 +194,8 @@ fn maximal(
 const MARGINS: [Option<usize>; 3] = [Some(2), Some(1), None];
 
 /// The room of a budget under a margin of `MARGINS`.
-fn room_with(budget: usize, margin: Option<usize>) -> usize {
-    let root = budget.isqrt() + usize::from(budget.isqrt().pow(2) < budget);
-    margin.map_or(budget, |c| budget.saturating_sub(c * root + 4))
+fn room_with(budget: usize, c: Option<usize>) -> usize {
+    c.map_or(budget, |c| budget.saturating_sub(margin(budget, c)))
 }
 
 /// A case fitted to `budget` by the exact count (`exact_tokens`): the items it keeps, its exact
@@ -262,7 +261,7 @@ fn print_margins(rows: &[(String, usize, usize, Vec<usize>)]) {
 }
 
 /// The sum over the blocks (wire format §17.2).
-fn count(response: &ToolResponse, counter: &impl TokenCounter) -> usize {
+fn count(response: &ToolResponse, counter: &(impl TokenCounter + ?Sized)) -> usize {
     response.blocks().iter().map(|b| counter.count(b)).sum()
 }
 
@@ -309,7 +308,7 @@ fn main() -> ExitCode {
             if margins {
                 let kept_at: Vec<usize> = MARGINS
                     .iter()
-                    .map(|&margin| maximal(&case, &fitted, k, room_with(budget, margin), &estimate))
+                    .map(|&c| maximal(&case, &fitted, k, room_with(budget, c), &Estimator))
                     .collect();
                 // The runtime's own margin: the fit must keep what an independent search of
                 // the estimate keeps.

@@ -391,12 +391,6 @@ impl Parts {
         *suggestions = self.suggestions;
         builder
     }
-
-    /// The blocks as they stand: UI, embeds, rules and suggestions (a budget's fit counts them).
-    #[cfg(feature = "budget")]
-    pub(crate) fn blocks(&self) -> (&[UiBlock], &[EmbedBlock], &Rules, &Suggestions) {
-        (&self.ui, &self.embeds, &self.rules, &self.suggestions)
-    }
 }
 
 /// The parts of a presentation built one item at a time (wire format §6.2): the static rules,
@@ -554,10 +548,12 @@ impl<'m> ItemParts<'m> {
         }
     }
 
-    /// The parts as they stand (the collection's, if they are in).
+    /// The blocks as they stand (the collection's, if they are in): UI, embeds, rules and
+    /// suggestions (a budget's fit counts them).
     #[cfg(feature = "budget")]
-    pub(crate) fn parts(&self) -> &Parts {
-        &self.parts
+    pub(crate) fn blocks(&self) -> (&[UiBlock], &[EmbedBlock], &Rules, &Suggestions) {
+        let parts = &self.parts;
+        (&parts.ui, &parts.embeds, &parts.rules, &parts.suggestions)
     }
 
     /// The rules and suggestions pushed since `since` that are lines of their own (wire format

@@ -10,7 +10,7 @@
 //! knows how the rules and suggestions blocks grow before it probes a prefix
 //! ([`PrefixParts::lines`]).
 
-use super::super::engine::{Cut, ItemParts, Items, Mark, Parts, Presenter, Scope, cut_items};
+use super::super::engine::{Cut, ItemParts, Items, Mark, Presenter, Scope, cut_items};
 use crate::encode::tokens;
 use crate::response::{ResponseBuilder, blocks_tokens};
 
@@ -47,7 +47,7 @@ impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
     /// The estimated tokens of the other blocks of the first `kept` items (wire format §17.2).
     pub(super) fn tokens(&mut self, kept: usize) -> usize {
         self.collect(kept);
-        other_tokens(self.parts.parts())
+        other_tokens(&self.parts)
     }
 
     /// The estimated tokens of the lines of their own in the rules and suggestions of the first
@@ -118,7 +118,7 @@ impl<'a, T: Presenter<Ctx>, Ctx: ?Sized> PrefixParts<'a, T, Ctx> {
 
 /// The estimated tokens of a response's blocks besides the data block, as
 /// [`ResponseBuilder::build`] writes them (wire format §17.2).
-fn other_tokens(parts: &Parts) -> usize {
+fn other_tokens(parts: &ItemParts<'_>) -> usize {
     let (ui, embeds, rules, suggestions) = parts.blocks();
     blocks_tokens(ui, embeds, &[], rules, suggestions)
 }
