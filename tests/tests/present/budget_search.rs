@@ -538,3 +538,67 @@ fn too_large_with_no_items_says_so() {
     let fits = Heavy::present_all(&none).max_tokens(2_000).build().unwrap();
     assert_ne!(fits.is_error(), Some(true));
 }
+
+/// A collection rule that speaks only of a short list (wire format §17.3's decision): fewer than
+/// five hits carry a long warning, five or more none.
+#[derive(Presenter, Clone, Debug)]
+#[collection_rule(call = Self::narrow)]
+struct Hit {
+    id: u32,
+    title: String,
+}
+
+impl Hit {
+    fn narrow(items: &[Hit]) -> Option<&'static str> {
+        (items.len() < 5).then_some(
+            "Fewer than five results: the search may be too narrow. Before answering, tell the \
+             user which filters were applied, suggest removing the date range and the category \
+             filter, and offer to search the archive as well.",
+        )
+    }
+}
+
+/// One hit with its warning is over the budget, but five without it fit: then the whole list is
+/// sent unchanged, and a longer list keeps a prefix, never `RESPONSE_TOO_LARGE` (found by a
+/// user's probe: five hits at budgets of 138 to 149 answered the error).
+#[test]
+fn a_list_whose_blocks_shrink_fits_though_one_item_does_not() {
+    let hits = |n: u32| -> Vec<Hit> {
+        (0..n)
+            .map(|id| Hit {
+                id,
+                title: format!("Quarterly report {id}"),
+            })
+            .collect()
+    };
+    let (five, twelve) = (hits(5), hits(12));
+    let whole = Hit::present_all(&five).build().unwrap();
+    let one = Hit::present_all(&five[..1]).build().unwrap();
+    let first_five = Hit::present_all(&twelve[..5]).build().unwrap();
+    let mut checked = 0;
+    for budget in 60..400 {
+        if tokens(&one) + summary_tokens(1, 5, budget) <= room(budget) {
+            // One item fits: the search's answer stands (§17.3's decision).
+            continue;
+        }
+        let fitted = Hit::present_all(&five).max_tokens(budget).build().unwrap();
+        if tokens(&whole) <= room(budget) {
+            assert_eq!(fitted.blocks(), whole.blocks(), "at {budget}");
+            checked += 1;
+        } else {
+            assert_eq!(fitted.is_error(), Some(true), "at {budget}");
+        }
+        let fitted = Hit::present_all(&twelve)
+            .max_tokens(budget)
+            .build()
+            .unwrap();
+        if tokens(&first_five) + summary_tokens(5, 12, budget) <= room(budget) {
+            assert_ne!(fitted.is_error(), Some(true), "12 hits at {budget}");
+            assert!(tokens(&fitted) <= room(budget), "12 hits at {budget}");
+        }
+    }
+    assert!(
+        checked > 0,
+        "no budget where the list fits and one item does not"
+    );
+}
