@@ -69,6 +69,8 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
             value: self.keep_value || cfg!(feature = "testing"),
             said: self.said.unwrap_or(&[]),
             projected,
+            #[cfg(feature = "budget")]
+            reserved: self.reserved,
         };
         #[cfg(feature = "budget")]
         let budget = tightest(self.max_tokens, T::MAX_TOKENS);

@@ -3,8 +3,10 @@
 //! after `_select`, the agent limit and the budget.
 //!
 //! The items are presented as any collection is (selection per item, agent limit, budget fitting,
-//! UI, rules and suggestions), with the budget lowered by what the envelope costs; the data block
-//! is then the envelope around the kept items, its counts taken from them.
+//! UI, rules and suggestions), with room left in the budget for the envelope and the next-page
+//! suggestion, the summary and `RESPONSE_TOO_LARGE` naming the budget itself; the data block is
+//! then the envelope around the kept items, its counts taken from them, and the page is
+//! measured as it is sent (fitted again with more room left, should it be over).
 
 use serde_json::{Map, Value};
 
@@ -115,6 +117,12 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
 
     /// The builder, what the page kept, and the error to answer with instead when not even one
     /// item fits the budget (wire format §17.5).
+    ///
+    /// With a budget, the items are fitted with room left for the envelope (its largest form)
+    /// and the next-page suggestion, and the page is then measured as it is sent: should it be
+    /// over (the envelope indents every line of a pretty JSON list, and a join can cost a token
+    /// or two), the room left for them grows by what it was over and the items are fitted again.
+    /// Each round leaves more room than the last, so the rounds end; one is the rule.
     fn fitted(self) -> Result<(ResponseBuilder, PageInfo, Option<Box<ToolError>>), EncodeError> {
         let Paged {
             mut presentation,
@@ -130,52 +138,48 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
         let count = presentation.items_len();
         let total = total.unwrap_or(offset + count).max(offset + count);
         let format = presentation.resolved_format();
-        // The items are fitted to what the budget leaves besides the envelope (its largest form).
+        let page = Page {
+            offset,
+            total,
+            items_key,
+            next: next.as_ref(),
+            format,
+            structured,
+        };
         #[cfg(feature = "budget")]
-        if let Some(budget) = tightest(presentation.max_tokens, T::MAX_TOKENS) {
+        let budget = tightest(presentation.max_tokens, T::MAX_TOKENS);
+        #[cfg(feature = "budget")]
+        if budget.is_some() {
             let largest = PageInfo {
                 offset,
                 shown: count,
                 total,
             };
             let empty = envelope_text(items_key, empty_items(format), largest, format)?;
-            let room = budget
-                .saturating_sub(crate::encode::tokens::estimate(&empty) + 2)
-                .max(1);
-            presentation.max_tokens = Some(room);
+            // The suggestion, with the largest offset it can name, and its block's tags.
+            let suggestion = next.as_ref().map_or(0, |(tool, reason)| {
+                crate::encode::tokens::estimate(&format!("{tool} {reason} (offset: {total})")) + 16
+            });
+            presentation.reserved = crate::encode::tokens::estimate(&empty) + 2 + suggestion;
         }
-        let Fitted {
-            mut builder,
-            too_large,
-        } = presentation.fitted()?;
-        let items = match builder.take_value() {
-            Some(Value::Array(items)) => items,
-            // A page is always a collection (see `Presentation::page`).
-            Some(value) => vec![value],
-            None => Vec::new(),
-        };
-        let info = PageInfo {
-            offset,
-            shown: items.len(),
-            total,
-        };
-        // The envelope is written around the items' own data block, so its members keep the
-        // order of §6.11 and the items their declaration order in any build (a `serde_json::Map`
-        // sorts its keys unless the build switches on serde_json's `preserve_order`).
-        let text = envelope_text(items_key, builder.data_text(), info, format)?;
-        let mut data = ResponseBuilder::written(text, format);
-        // The testing view shows the wire value of every data block.
-        if structured || cfg!(feature = "testing") {
-            data.set_value(envelope(items_key, Value::Array(items), info));
+        #[cfg(not(feature = "budget"))]
+        return page.around(presentation);
+        #[cfg(feature = "budget")]
+        loop {
+            let answer = page.around(presentation.again())?;
+            if let (Some(budget), (builder, info, None)) = (budget, &answer) {
+                #[cfg(feature = "exact-tokens")]
+                let exact = presentation.exact;
+                #[cfg(not(feature = "exact-tokens"))]
+                let exact = false;
+                let over = super::fit::over_by(builder, budget, exact);
+                if over > 0 && info.shown > 0 {
+                    presentation.reserved += over;
+                    continue;
+                }
+            }
+            return Ok(answer);
         }
-        let mut builder = builder.replace_data(data);
-        if let (Some((tool, reason)), Some(next_offset)) = (next, info.next_offset()) {
-            builder = builder.suggestion(Suggestion::new(
-                tool,
-                format!("{reason} (offset: {next_offset})"),
-            ));
-        }
-        Ok((builder, info, too_large))
     }
 
     /// Builds the response; with a budget that not even one item fits, the `RESPONSE_TOO_LARGE`
@@ -189,6 +193,60 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
             (_, _, Some(too_large)) => too_large.into_response(),
             (builder, _, None) => builder.build(),
         })
+    }
+}
+
+/// What a page puts around the items a presentation keeps.
+struct Page<'n> {
+    offset: usize,
+    total: usize,
+    items_key: &'static str,
+    next: Option<&'n (String, String)>,
+    format: Format,
+    /// Whether the call asks for the envelope's wire value (a structured action).
+    structured: bool,
+}
+
+impl Page<'_> {
+    /// The page of the items `presentation` keeps (its builder, what it kept, and its
+    /// `RESPONSE_TOO_LARGE` when not even one item fits).
+    fn around<T: Presenter<Ctx>, Ctx: ?Sized>(
+        &self,
+        presentation: Presentation<'_, T, Ctx>,
+    ) -> Result<(ResponseBuilder, PageInfo, Option<Box<ToolError>>), EncodeError> {
+        let Fitted {
+            mut builder,
+            too_large,
+        } = presentation.fitted()?;
+        let items = match builder.take_value() {
+            Some(Value::Array(items)) => items,
+            // A page is always a collection (see `Presentation::page`).
+            Some(value) => vec![value],
+            None => Vec::new(),
+        };
+        let info = PageInfo {
+            offset: self.offset,
+            shown: items.len(),
+            total: self.total,
+        };
+        // The envelope is written around the items' own data block, so its members keep the
+        // order of §6.11 and the items their declaration order in any build (a
+        // `serde_json::Map` sorts its keys unless the build switches on serde_json's
+        // `preserve_order`).
+        let text = envelope_text(self.items_key, builder.data_text(), info, self.format)?;
+        let mut data = ResponseBuilder::written(text, self.format);
+        // The testing view shows the wire value of every data block.
+        if self.structured || cfg!(feature = "testing") {
+            data.set_value(envelope(self.items_key, Value::Array(items), info));
+        }
+        let mut builder = builder.replace_data(data);
+        if let (Some((tool, reason)), Some(next_offset)) = (self.next, info.next_offset()) {
+            builder = builder.suggestion(Suggestion::new(
+                tool.clone(),
+                format!("{reason} (offset: {next_offset})"),
+            ));
+        }
+        Ok((builder, info, too_large))
     }
 }
 

@@ -31,6 +31,11 @@ pub struct Presentation<'a, T, Ctx: ?Sized = ()> {
     /// ([`Presentation::exact_tokens`]).
     #[cfg(feature = "exact-tokens")]
     pub(crate) exact: bool,
+    /// Tokens the caller adds around the fitted response (a page's envelope and next-page
+    /// suggestion): the fit leaves them free besides its own margin, while its summary and
+    /// `RESPONSE_TOO_LARGE` name the budget itself.
+    #[cfg(feature = "budget")]
+    pub(crate) reserved: usize,
     /// Whether the data block's wire value is asked for besides its text (a structured
     /// action's `structuredContent`, a page's items): see [`Shape::value`].
     pub(crate) keep_value: bool,
@@ -50,6 +55,8 @@ pub fn present<T: Model>(value: &T) -> Presentation<'_, T> {
         max_tokens: None,
         #[cfg(feature = "exact-tokens")]
         exact: false,
+        #[cfg(feature = "budget")]
+        reserved: 0,
         keep_value: false,
         said: None,
     }
@@ -67,6 +74,8 @@ pub fn present_all<T: Model>(items: &[T]) -> Presentation<'_, T> {
         max_tokens: None,
         #[cfg(feature = "exact-tokens")]
         exact: false,
+        #[cfg(feature = "budget")]
+        reserved: 0,
         keep_value: false,
         said: None,
     }
@@ -106,6 +115,8 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
             max_tokens: self.max_tokens,
             #[cfg(feature = "exact-tokens")]
             exact: self.exact,
+            #[cfg(feature = "budget")]
+            reserved: self.reserved,
             keep_value: self.keep_value,
             said: self.said,
         }
@@ -206,6 +217,27 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
         }
     }
 
+    /// The same presentation again (a page fits its items more than once when the envelope
+    /// turns out to need more room).
+    #[cfg(feature = "budget")]
+    pub(crate) fn again(&self) -> Self {
+        Presentation {
+            items: self.items,
+            ctx: self.ctx,
+            selection: self.selection,
+            format: self.format,
+            default_format: self.default_format,
+            #[cfg(feature = "budget")]
+            max_tokens: self.max_tokens,
+            #[cfg(feature = "exact-tokens")]
+            exact: self.exact,
+            #[cfg(feature = "budget")]
+            reserved: self.reserved,
+            keep_value: self.keep_value,
+            said: self.said,
+        }
+    }
+
     /// Tightens the budget to `max_tokens` when one is given (the tool layer's budget).
     #[cfg(feature = "budget")]
     pub(crate) fn within(mut self, max_tokens: Option<usize>) -> Self {
@@ -244,6 +276,9 @@ pub(crate) struct Shape<'a, Ctx: ?Sized> {
     pub(crate) said: &'a [&'static str],
     /// Whether the dynamic rules and suggestions are left out (a lean projection, §6.12).
     pub(crate) projected: bool,
+    /// Tokens the fit leaves free for what the caller adds ([`Presentation::reserved`]).
+    #[cfg(feature = "budget")]
+    pub(crate) reserved: usize,
 }
 
 impl<Ctx: ?Sized> Shape<'_, Ctx> {

@@ -212,3 +212,51 @@ proptest! {
         }
     }
 }
+
+/// The estimate a fitted response may reach (wire format §17.2): B − (2⌈√B⌉ + 4).
+fn room(budget: usize) -> usize {
+    let root = budget.isqrt() + usize::from(budget.isqrt().pow(2) < budget);
+    budget.saturating_sub(2 * root + 4)
+}
+
+/// A page with a budget is fitted as it is sent: its envelope and next-page suggestion within
+/// the room, its summary and `RESPONSE_TOO_LARGE` naming the budget itself (found by a user's
+/// probe: the suggestion was added after the fit, 197 estimated tokens for a room of 153, and
+/// the summary said "within 347 tokens" of a budget of 400).
+#[test]
+fn a_budgeted_page_counts_its_envelope_and_next_suggestion() {
+    let all = hits(200);
+    let reason = "List the next page of the notes that match the query, ranked by score, \
+                  highest first, to go on reading";
+    for format in [Format::Json, Format::CompactJson, Format::Toon] {
+        let mut fitted = 0;
+        for budget in (60..900).step_by(7) {
+            let response = Hit::present_all(&all)
+                .format(format)
+                .max_tokens(budget)
+                .page(100, Some(100_000))
+                .suggest_next("notes.search", reason)
+                .build()
+                .unwrap();
+            let text = response.blocks().join("\n");
+            if response.is_error() == Some(true) {
+                let figure = format!("response budget of {budget} tokens");
+                assert!(text.contains(&figure), "{format:?} at {budget}: {text}");
+                continue;
+            }
+            fitted += 1;
+            assert!(
+                estimate(&response) <= room(budget),
+                "{format:?} at {budget}: {} > {}",
+                estimate(&response),
+                room(budget)
+            );
+            assert!(
+                text.contains(&format!("to stay within {budget} tokens")),
+                "{format:?} at {budget}: {text}"
+            );
+            assert!(text.contains("notes.search"), "{format:?} at {budget}");
+        }
+        assert!(fitted > 50, "{format:?}: {fitted} pages fitted");
+    }
+}

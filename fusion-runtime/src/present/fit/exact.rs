@@ -41,10 +41,11 @@ pub(crate) fn fit_exactly<T: Presenter<Ctx>, Ctx: ?Sized>(
     items: Items<'_, T>,
     budget: usize,
 ) -> Result<Fitted, EncodeError> {
-    static EXACT: OnceLock<Option<ExactCounter>> = OnceLock::new();
-    let Some(exact) = EXACT.get_or_init(|| ExactCounter::o200k().ok()) else {
+    let Some(exact) = counter() else {
         return fit(shape, items, budget);
     };
+    // What the fit may count exactly: the budget less what the caller adds around it.
+    let limit = budget.saturating_sub(shape.reserved);
     // The estimate and the exact count of the latest response counted: how far the estimate
     // is from the exact count on this text.
     let latest: Cell<Option<(usize, usize)>> = Cell::new(None);
@@ -54,13 +55,13 @@ pub(crate) fn fit_exactly<T: Presenter<Ctx>, Ctx: ?Sized>(
         counted
     };
     let count = Count {
-        room: budget,
+        room: limit,
         tokens: &tokens,
     };
     let mut aim = |bracket: &Bracket| {
         let room = match latest.get() {
-            Some((estimate, counted)) => scaled(budget, estimate, counted),
-            None => scaled(budget, TYPICAL.0, TYPICAL.1),
+            Some((estimate, counted)) => scaled(limit, estimate, counted),
+            None => scaled(limit, TYPICAL.0, TYPICAL.1),
         };
         // The estimate's whole fit, of which only the cut is kept: tens of microseconds, against
         // milliseconds for each exact count it spares.
@@ -68,6 +69,12 @@ pub(crate) fn fit_exactly<T: Presenter<Ctx>, Ctx: ?Sized>(
         Some(bracket.past(cut))
     };
     rendered(shape, items, budget, &count, Some(&mut aim)).map(|answer| answer.fitted)
+}
+
+/// The `o200k_base` counter, loaded once (`None` when its vocabulary does not load).
+pub(crate) fn counter() -> Option<&'static ExactCounter> {
+    static EXACT: OnceLock<Option<ExactCounter>> = OnceLock::new();
+    EXACT.get_or_init(|| ExactCounter::o200k().ok()).as_ref()
 }
 
 /// `budget × estimate / counted`: the estimate a response reaches when its exact count reaches

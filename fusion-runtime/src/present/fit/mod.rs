@@ -52,7 +52,8 @@ pub(crate) fn fit<T: Presenter<Ctx>, Ctx: ?Sized>(
     items: Items<'_, T>,
     budget: usize,
 ) -> Result<Fitted, EncodeError> {
-    estimated(shape, items, budget, room(budget)).map(|answer| answer.fitted)
+    let room = room(budget).saturating_sub(shape.reserved);
+    estimated(shape, items, budget, room).map(|answer| answer.fitted)
 }
 
 /// A fitted response and the cut it keeps (0: not even cut 1 fits; for a single value that
@@ -117,6 +118,18 @@ fn margin(budget: usize) -> usize {
         root += 1;
     }
     2 * root + 4
+}
+
+/// How far `builder`, a fitted response the caller has added to (a page's envelope), is over
+/// what a fit to `budget` may reach: its estimate past the room (§17.2), or its exact count past
+/// the budget when the budget is kept by the exact count; 0 when within.
+pub(crate) fn over_by(builder: &ResponseBuilder, budget: usize, exact: bool) -> usize {
+    #[cfg(feature = "exact-tokens")]
+    if exact && let Some(counter) = exact::counter() {
+        return builder.exact_tokens(counter).saturating_sub(budget);
+    }
+    let _ = exact;
+    tokens_of(builder).saturating_sub(room(budget))
 }
 
 /// The estimated tokens of a response (wire format §17.2).
@@ -227,7 +240,7 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
         let (builder, _) = shape.render(Items::Many(all), smallest_cut(budget), Cut::NONE)?;
         let tokens = tokens_of(&builder);
         return Ok(Some(Answer {
-            fitted: too_large(builder, budget, Smallest::OneItem, tokens),
+            fitted: too_large(builder, budget, Smallest::OneItem, tokens + shape.reserved),
             cut: 0,
         }));
     }
@@ -430,7 +443,7 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
             // No item to keep or drop: the response is what it is.
             let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
             return Ok(Answer {
-                fitted: whole_or_too_large(builder, budget, count),
+                fitted: whole_or_too_large(builder, budget, count, shape.reserved),
                 cut: 0,
             });
         }
@@ -485,7 +498,12 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
             let (smallest, _) = render(1)?;
             let tokens = (count.tokens)(&smallest);
             Ok(Answer {
-                fitted: too_large(smallest, budget, Smallest::of(single), tokens),
+                fitted: too_large(
+                    smallest,
+                    budget,
+                    Smallest::of(single),
+                    tokens + shape.reserved,
+                ),
                 cut: 0,
             })
         }
@@ -506,7 +524,12 @@ fn aim_rendered(bracket: &Bracket, room: usize, single: bool) -> Option<usize> {
 
 /// The response of a collection with no item to show (nothing to cut) as it is when it fits, or
 /// `RESPONSE_TOO_LARGE`.
-fn whole_or_too_large(builder: ResponseBuilder, budget: usize, count: &Count<'_>) -> Fitted {
+fn whole_or_too_large(
+    builder: ResponseBuilder,
+    budget: usize,
+    count: &Count<'_>,
+    reserved: usize,
+) -> Fitted {
     let tokens = (count.tokens)(&builder);
     if tokens <= count.room {
         Fitted {
@@ -514,7 +537,7 @@ fn whole_or_too_large(builder: ResponseBuilder, budget: usize, count: &Count<'_>
             too_large: None,
         }
     } else {
-        too_large(builder, budget, Smallest::NoItems, tokens)
+        too_large(builder, budget, Smallest::NoItems, tokens + reserved)
     }
 }
 

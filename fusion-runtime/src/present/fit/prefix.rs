@@ -514,6 +514,7 @@ mod tests {
             value: true,
             said: &[],
             projected: false,
+            reserved: 0,
         }
     }
 
