@@ -45,8 +45,9 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Presentation<'_, T, Ctx> {
     ///
     /// One function on purpose: a single value is rendered here millions of times a second, and
     /// every extra `Result` of a builder is a copy of it (about 100 instructions each).
+    /// Borrowed, so a page can fit the same presentation again with more room left free.
     #[inline]
-    pub(crate) fn fitted(self) -> Result<Fitted, EncodeError> {
+    pub(crate) fn fitted(&self) -> Result<Fitted, EncodeError> {
         // Recorded for the tool layer, which checks it against the action's `returns`.
         let presented = Presented {
             model: std::any::type_name::<T>(),

@@ -163,10 +163,10 @@ impl<T: Presenter<Ctx>, Ctx: ?Sized> Paged<'_, T, Ctx> {
             presentation.reserved = crate::encode::tokens::estimate(&empty) + 2 + suggestion;
         }
         #[cfg(not(feature = "budget"))]
-        return page.around(presentation);
+        return page.around(&presentation);
         #[cfg(feature = "budget")]
         loop {
-            let answer = page.around(presentation.again())?;
+            let answer = page.around(&presentation)?;
             if let (Some(budget), (builder, info, None)) = (budget, &answer) {
                 #[cfg(feature = "exact-tokens")]
                 let exact = presentation.exact;
@@ -212,7 +212,7 @@ impl Page<'_> {
     /// `RESPONSE_TOO_LARGE` when not even one item fits).
     fn around<T: Presenter<Ctx>, Ctx: ?Sized>(
         &self,
-        presentation: Presentation<'_, T, Ctx>,
+        presentation: &Presentation<'_, T, Ctx>,
     ) -> Result<(ResponseBuilder, PageInfo, Option<Box<ToolError>>), EncodeError> {
         let Fitted {
             mut builder,

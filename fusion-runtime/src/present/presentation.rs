@@ -154,6 +154,13 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     /// prefix of items that fits, a single value cuts its embedded collections, and a truncation
     /// summary says so. The tightest of this, the presenter's, the tool's and the tool set's
     /// budget wins.
+    ///
+    /// The budget is kept by the token estimate (wire format §17.2), which stays under the
+    /// exact `o200k_base` count on the text it was calibrated on, but not on every text: it is
+    /// far under on characters drawn at random from a script, katakana loanwords, text in
+    /// decomposed form (NFD) and letters run together without spaces (`fusion_runtime::tokens`,
+    /// "How the estimate works"). On such text, keep the budget by the exact count
+    /// (`exact_tokens`, feature `exact-tokens`).
     #[cfg(feature = "budget")]
     pub fn max_tokens(self, max_tokens: usize) -> Self {
         self.within(Some(max_tokens))
@@ -162,7 +169,8 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     /// Keeps the budget by the exact `o200k_base` count (feature `exact-tokens`) instead of the
     /// estimate (wire format §17.2): the response is the longest cut whose blocks count at most
     /// the budget exactly, with no room left free, whatever the text (the estimate can be far
-    /// under on characters drawn at random from a script, for one). The estimate's own search
+    /// under on characters drawn at random from a script, katakana loanwords, decomposed (NFD)
+    /// text and letters run together without spaces). The estimate's own search
     /// aims the tries, and each cut tried is rendered whole and counted by `tiktoken-rs`: two or
     /// three tries, next to the answer, so 1 to 2 ms a call at 2,000 tokens and 10 to 40 ms at
     /// 25,000, hundreds of times the estimate's fit; the vocabulary is loaded on first use
@@ -214,27 +222,6 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
         match self.items {
             Items::One(_) => 1,
             Items::Many(items) => items.len(),
-        }
-    }
-
-    /// The same presentation again (a page fits its items more than once when the envelope
-    /// turns out to need more room).
-    #[cfg(feature = "budget")]
-    pub(crate) fn again(&self) -> Self {
-        Presentation {
-            items: self.items,
-            ctx: self.ctx,
-            selection: self.selection,
-            format: self.format,
-            default_format: self.default_format,
-            #[cfg(feature = "budget")]
-            max_tokens: self.max_tokens,
-            #[cfg(feature = "exact-tokens")]
-            exact: self.exact,
-            #[cfg(feature = "budget")]
-            reserved: self.reserved,
-            keep_value: self.keep_value,
-            said: self.said,
         }
     }
 
