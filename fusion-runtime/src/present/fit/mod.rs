@@ -240,7 +240,7 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
         let (builder, _) = shape.render(Items::Many(all), smallest_cut(budget), Cut::NONE)?;
         let tokens = tokens_of(&builder);
         return Ok(Some(Answer {
-            fitted: too_large(builder, budget, Smallest::OneItem, tokens + shape.reserved),
+            fitted: too_large(shape, builder, budget, Smallest::OneItem, tokens),
             cut: 0,
         }));
     }
@@ -443,7 +443,7 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
             // No item to keep or drop: the response is what it is.
             let (builder, _) = shape.render(items, Cut::NONE, Cut::NONE)?;
             return Ok(Answer {
-                fitted: whole_or_too_large(builder, budget, count, shape.reserved),
+                fitted: whole_or_too_large(shape, builder, budget, count),
                 cut: 0,
             });
         }
@@ -498,12 +498,7 @@ fn rendered<T: Presenter<Ctx>, Ctx: ?Sized>(
             let (smallest, _) = render(1)?;
             let tokens = (count.tokens)(&smallest);
             Ok(Answer {
-                fitted: too_large(
-                    smallest,
-                    budget,
-                    Smallest::of(single),
-                    tokens + shape.reserved,
-                ),
+                fitted: too_large(shape, smallest, budget, Smallest::of(single), tokens),
                 cut: 0,
             })
         }
@@ -524,11 +519,11 @@ fn aim_rendered(bracket: &Bracket, room: usize, single: bool) -> Option<usize> {
 
 /// The response of a collection with no item to show (nothing to cut) as it is when it fits, or
 /// `RESPONSE_TOO_LARGE`.
-fn whole_or_too_large(
+fn whole_or_too_large<Ctx: ?Sized>(
+    shape: &Shape<'_, Ctx>,
     builder: ResponseBuilder,
     budget: usize,
     count: &Count<'_>,
-    reserved: usize,
 ) -> Fitted {
     let tokens = (count.tokens)(&builder);
     if tokens <= count.room {
@@ -537,7 +532,7 @@ fn whole_or_too_large(
             too_large: None,
         }
     } else {
-        too_large(builder, budget, Smallest::NoItems, tokens + reserved)
+        too_large(shape, builder, budget, Smallest::NoItems, tokens)
     }
 }
 
@@ -574,8 +569,16 @@ impl Smallest {
 
 /// The answer when not even the smallest response fits: `RESPONSE_TOO_LARGE` (wire format §17.5),
 /// with the smallest response kept for [`Presentation::into_builder`](super::Presentation::into_builder);
-/// `tokens` is that response's count, as the fit counted it.
-fn too_large(builder: ResponseBuilder, budget: usize, smallest: Smallest, tokens: usize) -> Fitted {
+/// `tokens` is that response's count, as the fit counted it; the figure adds what the fit left
+/// free for the caller ([`Shape::reserved`]), which the answer sent would hold too.
+fn too_large<Ctx: ?Sized>(
+    shape: &Shape<'_, Ctx>,
+    builder: ResponseBuilder,
+    budget: usize,
+    smallest: Smallest,
+    tokens: usize,
+) -> Fitted {
+    let tokens = tokens + shape.reserved;
     // Whether the data is most of it, by the estimate (however the fit counted).
     let data_is_most = builder.data_tokens() >= builder.other_tokens();
     let smallest = smallest.text();
