@@ -48,12 +48,16 @@ VOWEL, CONSONANT, RARE = "vowel", "consonant", "rare letter"
 VOWELS, CONSONANTS = set("aeiou"), set("nrstldcmh")
 UPPER, DIGIT, MARK, SPACE, NEWLINE = "upper", "digit", "mark", "space", "newline"
 ACCENTED, ALPHABETIC, SYMBOL = "accented", "alphabetic", "symbol"
-KANA, HAN, SYLLABIC, EMOJI = "kana", "han", "syllabic", "emoji"
+HIRAGANA, HAN, KATAKANA, EMOJI = "hiragana", "han", "katakana", "emoji"
 CLASSES = (VOWEL, CONSONANT, RARE, UPPER, DIGIT, MARK, SPACE, NEWLINE, ACCENTED, ALPHABETIC,
-           SYMBOL, KANA, HAN, SYLLABIC, EMOJI)
+           SYMBOL, HIRAGANA, HAN, KATAKANA, EMOJI)
 # The categories held as an upper bound with no bound above: scripts the estimate has no class
 # of their own for (Devanagari and Thai are priced as ideographs: safe, and far over).
 UNBOUNDED = {"other scripts"}
+# The categories of text in other scripts than the responses' (prose and rows of one language
+# each: katakana product names, text in decomposed form): held at least --script-low times
+# their exact count, slack for text of those scripts unlike the corpus's.
+SCRIPTS = {"non-ASCII", "other scripts"}
 # The categories of columns of one kind of value (UUIDs, hashes, codes, random letters): held
 # within --high-columns.
 COLUMNS = {"columns", "random letters"}
@@ -62,22 +66,24 @@ TIGHT = {"billing JSON", "billing TOON", "billing response", "wide non-ASCII JSO
          "wide non-ASCII TOON", "wide non-ASCII blocks", "rules", "UI blocks"}
 
 
-def classify(lead, second):
+def classify(lead, second, third):
     """The class and width of a character that starts with a byte of 0x80 or more."""
     if lead == 0xC2:
         return SYMBOL, 2
     if 0xC3 <= lead <= 0xCB or 0xCE <= lead <= 0xCF or 0xD4 <= lead <= 0xDF:
         return ACCENTED, 2
+    if 0xCC <= lead <= 0xCD:
+        return EMOJI, 2
     if lead <= 0xDF:
         return ALPHABETIC, 2
     if lead == 0xE2 or (lead == 0xE3 and second < 0x81) or (lead == 0xEF and second >= 0xB8):
         return SYMBOL, 3
+    if lead == 0xE3 and (second == 0x81 or (second == 0x82 and third < 0xA0)):
+        return HIRAGANA, 3
     if lead == 0xE3 and second <= 0x83:
-        return KANA, 3
-    if lead == 0xE3 or 0xE4 <= lead <= 0xE9:
-        return HAN, 3
+        return KATAKANA, 3
     if lead <= 0xEF:
-        return SYLLABIC, 3
+        return HAN, 3
     return EMOJI, 4
 
 
@@ -88,6 +94,7 @@ def classes(text):
     while at < len(data):
         lead = data[at]
         second = data[at + 1] if at + 1 < len(data) else 0
+        third = data[at + 2] if at + 2 < len(data) else 0
         if lead < 0x80:
             ch = chr(lead)
             kind = (VOWEL if ch in VOWELS else CONSONANT if ch in CONSONANTS else
@@ -96,7 +103,7 @@ def classes(text):
                     SPACE if ch in " \t\x0b\x0c" else MARK)
             width = 1
         else:
-            kind, width = classify(lead, second)
+            kind, width = classify(lead, second, third)
         out.append(kind)
         at += width
     return out
@@ -108,18 +115,12 @@ ASCII = (VOWEL, CONSONANT, RARE, UPPER, DIGIT, MARK, SPACE, NEWLINE)
 # Before an ASCII character, the block paths know a non-ASCII class only by its code: a 2-byte
 # letter as a common lower-case consonant, anything else as a symbol (`simd::code`). Their pairs
 # share those weights.
-STAND_IN = {ACCENTED: CONSONANT, ALPHABETIC: CONSONANT, KANA: SYMBOL, HAN: SYMBOL,
-            SYLLABIC: SYMBOL, EMOJI: SYMBOL}
-
-
-# The corpus has no text of the other 3-byte scripts (Indic, Thai, Hangul): they are priced as
-# ideographs.
-PRICED_AS = {SYLLABIC: HAN}
+STAND_IN = {ACCENTED: CONSONANT, ALPHABETIC: CONSONANT, HIRAGANA: SYMBOL, HAN: SYMBOL,
+            KATAKANA: SYMBOL, EMOJI: SYMBOL}
 
 
 def variable(last, next_):
     """The weight a pair of classes is priced by (pairs that share a weight share a name)."""
-    last, next_ = PRICED_AS.get(last, last), PRICED_AS.get(next_, next_)
     if next_ in ASCII:
         last = STAND_IN.get(last, last)
     return (last, next_)
@@ -147,6 +148,8 @@ def main():
     parser.add_argument("--loose-low", type=float, default=1.0,
                         help="the least ratio of the other items (word soups, CSV, identifiers...): "
                              "slack for text like them but not in the corpus")
+    parser.add_argument("--script-low", type=float, default=1.0,
+                        help="the least ratio of the items of `SCRIPTS`")
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--floor", type=float, default=16,
                         help="the least weight of a multi-byte character, in 128ths")
@@ -167,6 +170,7 @@ def main():
     high[np.array([item["category"] in COLUMNS for item in items])[sized]] = args.high_columns
     high[np.array([item["category"] in UNBOUNDED for item in items])[sized]] = np.inf
     low = np.where(tight[sized], args.low, args.loose_low)
+    low[np.array([item["category"] in SCRIPTS for item in items])[sized]] = args.script_low
     constraints = [
         # ratio - excess = 1.
         LinearConstraint(np.hstack([rows, -np.eye(n)]), 1, 1),
@@ -202,7 +206,7 @@ def main():
     weights = np.round(result.x[:k]).astype(int)
     table = ["// The weights of `PAIR_WEIGHTS` (encode/tokens.rs), in 1/128 tokens: a row per class",
              "// before (start, vowel, consonant, rare letter, upper, digit, mark, space, newline,",
-             "// accented, alphabetic, symbol, kana, han, syllabic, emoji), a column per class after",
+             "// accented, alphabetic, symbol, hiragana, han, katakana, emoji), a column per class after",
              "// (a continuation byte, weighing nothing, then the same classes), in that order.",
              "// Printed by scripts/fit_token_weights.py.", "["]
     for last in ORDER:

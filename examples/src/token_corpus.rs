@@ -64,6 +64,7 @@ pub fn corpus() -> Result<Vec<Item>, Box<dyn std::error::Error>> {
             ("German", GERMAN),
             ("Russian", RUSSIAN),
             ("Japanese", JAPANESE),
+            ("Japanese catalog", scripts::JAPANESE_CATALOG),
             ("emoji", EMOJI),
         ],
     )?;
@@ -80,6 +81,8 @@ pub fn corpus() -> Result<Vec<Item>, Box<dyn std::error::Error>> {
         ],
     )?;
     wide_non_ascii(&mut items)?;
+    katakana_listings(&mut items)?;
+    decomposed(&mut items);
     synthetic::synthetic(&mut items)?;
     columns::columns(&mut items)?;
     Ok(items)
@@ -113,6 +116,15 @@ fn billing_data(
             format!("list {name}"),
             first_block(&json),
         );
+        let compact = Invoice::present_all(chunk)
+            .format(Format::CompactJson)
+            .build()?;
+        push(
+            items,
+            "billing JSON",
+            format!("list {name}, compact"),
+            first_block(&compact),
+        );
         let toon = Invoice::present_all(chunk).format(Format::Toon).build()?;
         push(
             items,
@@ -134,6 +146,10 @@ fn billing_data(
         "issued_at",
         "due_at",
     ]);
+    // And the narrowest ones: short objects of an id or two fields, compact JSON's hardest case
+    // (`{"id":"INV-00012"},`: a token for nearly every character between the quotes).
+    let ids = fusion_runtime::Selection::new(["id"]);
+    let ids_and_status = fusion_runtime::Selection::new(["id", "status"]);
     let renumbered: Vec<Invoice> = invoices
         .iter()
         .enumerate()
@@ -145,16 +161,23 @@ fn billing_data(
         .collect();
     for (start, count) in [(0, 5), (5, 20), (25, 60)] {
         let chunk = &renumbered[start..(start + count).min(renumbered.len())];
-        let name = format!("flat _select, {count} from {start}");
-        for (format, category) in [
-            (Format::Json, "billing JSON"),
-            (Format::Toon, "billing TOON"),
+        for (selection, what) in [
+            (&flat, "flat"),
+            (&ids, "id"),
+            (&ids_and_status, "id, status"),
         ] {
-            let data = Invoice::present_all(chunk)
-                .select(&flat)
-                .format(format)
-                .build()?;
-            push(items, category, name.clone(), first_block(&data));
+            let name = format!("{what} _select, {count} from {start}");
+            for (format, category, how) in [
+                (Format::Json, "billing JSON", ""),
+                (Format::CompactJson, "billing JSON", ", compact"),
+                (Format::Toon, "billing TOON", ""),
+            ] {
+                let data = Invoice::present_all(chunk)
+                    .select(selection)
+                    .format(format)
+                    .build()?;
+                push(items, category, format!("{name}{how}"), first_block(&data));
+            }
         }
     }
     let rows: Vec<InvoiceRow> = invoices.iter().map(InvoiceRow::from).collect();
@@ -452,6 +475,7 @@ fn wide_non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error
         let name = format!("rows {}..{}", start + 1, start + count);
         for (format, category) in [
             (Format::Json, "wide non-ASCII JSON"),
+            (Format::CompactJson, "wide non-ASCII JSON"),
             (Format::Toon, "wide non-ASCII TOON"),
         ] {
             let whole = crate::wide::WideRow::present_all(chunk)
@@ -512,6 +536,81 @@ fn wide_non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error
         }
     }
     Ok(())
+}
+
+/// A Japanese shop's listings, JSON and TOON: product names of two or three katakana loanwords
+/// (a space between them or not), the text on which pricing katakana as hiragana fell to 0.55
+/// of the exact count.
+fn katakana_listings(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
+    let mut random = Random(11);
+    let words = scripts::KATAKANA_WORDS;
+    for count in [12, 40, 120] {
+        let rows: Vec<Value> = (0..count)
+            .map(|i| {
+                let parts = 2 + random.below(2);
+                let separator = if random.below(2) == 0 { " " } else { "" };
+                let name: Vec<&str> = (0..parts)
+                    .map(|_| words[random.below(words.len())])
+                    .collect();
+                json!({
+                    "id": i + 1,
+                    "name": name.join(separator),
+                    "price_yen": 980 + 100 * random.below(200),
+                })
+            })
+            .collect();
+        let name = format!("katakana listings x{count}");
+        push(
+            items,
+            "non-ASCII",
+            format!("{name} JSON"),
+            fusion_runtime::testing::json::to_string(&rows)?,
+        );
+        push(
+            items,
+            "non-ASCII",
+            format!("{name} TOON"),
+            toon::encode(&rows, &ToonOptions::pipe())?,
+        );
+    }
+    Ok(())
+}
+
+/// The German rules in decomposed form (NFD: `u` and a combining diaeresis for `ü`), as text
+/// from macOS file names comes: each combining mark is priced as an emoji, an upper bound.
+fn decomposed(items: &mut Vec<Item>) {
+    let mut random = Random(13);
+    for size in [8, 20, 40] {
+        let mut block = String::from("<domain_rules>\n");
+        for _ in 0..size {
+            block.push_str("- ");
+            for letter in GERMAN[random.below(GERMAN.len())].chars() {
+                let (base, mark) = match letter {
+                    'ä' => ('a', '\u{308}'),
+                    'ö' => ('o', '\u{308}'),
+                    'ü' => ('u', '\u{308}'),
+                    'Ä' => ('A', '\u{308}'),
+                    'Ö' => ('O', '\u{308}'),
+                    'Ü' => ('U', '\u{308}'),
+                    'é' => ('e', '\u{301}'),
+                    other => {
+                        block.push(other);
+                        continue;
+                    }
+                };
+                block.push(base);
+                block.push(mark);
+            }
+            block.push('\n');
+        }
+        block.push_str("</domain_rules>");
+        push(
+            items,
+            "non-ASCII",
+            format!("German rules NFD x{size}"),
+            block,
+        );
+    }
 }
 
 /// Text of other languages: prose rules, and invoices whose customers and lines are written in

@@ -400,7 +400,64 @@ fn hard_value() -> impl Strategy<Value = String> {
         "[a-z]{4,10}\\.[a-z]{4,10}@[a-z]{5,9}\\.com",
         "[a-z]{3,8}([A-Z][a-z]{2,7}){1,3}",
         prop::sample::select(sentences).prop_map(str::to_owned),
+        katakana_name(),
+        decomposed_words(),
     ]
+}
+
+/// A product name of katakana loanwords, as a Japanese shop writes them (`テレビスタンド・ミニ-12`):
+/// katakana merges far less than hiragana, and the estimate once priced it as hiragana, at 0.55
+/// of its exact count (issue #20). The words are not the calibration corpus's.
+fn katakana_name() -> impl Strategy<Value = String> {
+    const WORDS: [&str; 20] = [
+        "テレビ",
+        "カメラ",
+        "コンピューター",
+        "プリンター",
+        "エアコン",
+        "ドライヤー",
+        "シャンプー",
+        "リモコン",
+        "ヘッドホン",
+        "サングラス",
+        "ネックレス",
+        "ブレスレット",
+        "スーツケース",
+        "サンダル",
+        "ベルト",
+        "マフラー",
+        "コート",
+        "セーター",
+        "ワンピース",
+        "スカート",
+    ];
+    (
+        prop::collection::vec(prop::sample::select(&WORDS[..]), 1..4),
+        prop::sample::select(vec!["", " ", "・"]),
+        prop::option::of(0u32..1_000),
+    )
+        .prop_map(|(words, separator, number)| {
+            let name = words.join(separator);
+            number.map_or(name.clone(), |number| format!("{name}-{number}"))
+        })
+}
+
+/// Words in decomposed form (NFD, as macOS stores file names): a letter and its combining
+/// accents, one or two (`Mu\u{308}ller`, Vietnamese `pha\u{302}\u{309}m`).
+fn decomposed_words() -> impl Strategy<Value = String> {
+    const WORDS: [&str; 10] = [
+        "Mu\u{308}ller",
+        "Gro\u{308}\u{df}e",
+        "cre\u{300}me bru\u{302}le\u{301}e",
+        "cafe\u{301} au lait",
+        "nai\u{308}vete\u{301}",
+        "San\u{303}a",
+        "Sa\u{309}n pha\u{302}\u{309}m",
+        "đa\u{303} he\u{302}\u{301}t ha\u{300}ng",
+        "vui lo\u{300}ng quay la\u{323}i",
+        "Gia\u{301} đa\u{323}\u{306}c bie\u{323}\u{302}t",
+    ];
+    prop::collection::vec(prop::sample::select(&WORDS[..]), 1..5).prop_map(|words| words.join(" "))
 }
 
 proptest! {
@@ -420,6 +477,28 @@ proptest! {
         budget in 30usize..3_000,
     ) {
         let all = noted_rows(values.iter().map(|words| words.join(" ")), 5);
+        let selection = note_selection(select_note);
+        fitted_within(&all, Some(&selection), format, budget)?;
+    }
+
+    /// Rows of katakana product names or of text in decomposed form alone, the two kinds of
+    /// real text a user's probe found far under the estimate (issue #20): a list of them kept
+    /// its budget by the estimate and went up to 42% over it by the exact count.
+    #[test]
+    fn katakana_names_and_decomposed_text_stay_within_the_budget_by_the_exact_count(
+        values in prop_oneof![
+            prop::collection::vec(katakana_name(), 0..120),
+            prop::collection::vec(decomposed_words(), 0..120),
+        ],
+        format in prop::sample::select(vec![
+            fusion_runtime::present::Format::Json,
+            fusion_runtime::present::Format::CompactJson,
+            fusion_runtime::present::Format::Toon,
+        ]),
+        select_note in any::<bool>(),
+        budget in 30usize..4_000,
+    ) {
+        let all = noted_rows(values.into_iter(), 5);
         let selection = note_selection(select_note);
         fitted_within(&all, Some(&selection), format, budget)?;
     }

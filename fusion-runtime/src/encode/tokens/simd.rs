@@ -24,8 +24,8 @@ mod avx2;
 mod vbmi;
 
 use super::{
-    ACCENTED, ALPHABETIC, CLASSES, CONSONANT, EMOJI, HAN, KANA, NEWLINE, START, SYLLABIC, SYMBOL,
-    TokenTally, VOWEL, classify_multibyte,
+    ACCENTED, ALPHABETIC, CLASSES, CONSONANT, EMOJI, HAN, HIRAGANA, KATAKANA, NEWLINE, START,
+    SYMBOL, TokenTally, VOWEL, classify_multibyte,
 };
 
 /// The code of a class in a block: the ASCII classes (and `START`) are their own numbers, 1 to 8;
@@ -38,7 +38,7 @@ pub(super) const OTHER: u8 = 9;
 pub(super) const fn code(class: u8) -> u8 {
     match class {
         ACCENTED | ALPHABETIC => CONSONANT,
-        SYMBOL | KANA | HAN | SYLLABIC | EMOJI => OTHER,
+        SYMBOL | HIRAGANA | HAN | KATAKANA | EMOJI => OTHER,
         other => other,
     }
 }
@@ -79,11 +79,21 @@ pub(super) static PAIRS: [u8; 128] = {
 /// class (the column of `START`, which is never a character's class, is all 0).
 pub(super) const CONTINUATION: u8 = START;
 
-// The two leads both paths classify with a second byte of `0x84`, and then correct by the byte
-// after them.
+// The two leads both paths classify with a second byte of `0x84`, and then correct by the bytes
+// after them (`E3`: a symbol, hiragana or katakana below `0x84`; `EF`: a symbol from `0xB8`).
 const _: () = assert!(
-    classify_multibyte(0xE3, 0x84).0 == HAN && classify_multibyte(0xEF, 0x84).0 == SYLLABIC
+    classify_multibyte(0xE3, 0x84, 0).0 == HAN && classify_multibyte(0xEF, 0x84, 0).0 == HAN
 );
+
+// How both block paths correct an `E3` lead below `0x84`: a symbol below `0x81`, hiragana at
+// `0x81` and at `0x82` below a third byte of `0xA0`, katakana from there.
+const _: () = {
+    assert!(classify_multibyte(0xE3, 0x81, 0x80).0 == HIRAGANA);
+    assert!(classify_multibyte(0xE3, 0x82, 0x9F).0 == HIRAGANA);
+    assert!(classify_multibyte(0xE3, 0x82, 0xA0).0 == KATAKANA);
+    assert!(classify_multibyte(0xE3, 0x83, 0x80).0 == KATAKANA);
+    assert!(classify_multibyte(0xE3, 0x80, 0x80).0 == SYMBOL);
+};
 
 /// The class of each byte of 0x80 and above, at its low seven bits: a continuation byte's is
 /// [`CONTINUATION`], a lead byte's its character's (for `E3` and `EF`, with a second byte of
@@ -100,7 +110,7 @@ pub(super) static HIGH_CLASS: [u8; 128] = {
         table[index] = if lead < 0xC0 {
             CONTINUATION
         } else {
-            classify_multibyte(lead, 0x84).0
+            classify_multibyte(lead, 0x84, 0).0
         };
         index += 1;
     }

@@ -7,7 +7,7 @@
 //! A block with anything else (multi-byte characters, control characters) is counted whole too
 //! ([`mixed`]): each byte's class from two 128-byte tables (ASCII bytes, and the others by their
 //! low seven bits: a lead byte's character's class, or "continuation"), the two leads whose class
-//! depends on the byte after them (`E3`, `EF`) corrected by comparing that byte; a continuation
+//! depends on the bytes after them (`E3`, `EF`) corrected by comparing those bytes; a continuation
 //! byte then takes its character's class from the byte before it (three times: a character has
 //! at most three), so that the byte before every character holds the class of the character
 //! before it; and each pair's weight is looked up in two 256-byte tables (its low and its high
@@ -31,7 +31,7 @@ use std::arch::x86_64::{
     _mm512_setzero_si512, _mm512_slli_epi16, _mm512_slli_epi64,
 };
 
-use super::super::{ASCII_CLASS, BLOCK, KANA, SYMBOL, TokenTally};
+use super::super::{ASCII_CLASS, BLOCK, HIRAGANA, KATAKANA, SYMBOL, TokenTally};
 use super::{CONTINUATION, HIGH_CLASS, PAIR_HIGH, PAIR_LOW, PAIRS, code};
 
 /// For moving the byte before each in: byte 63 of the block before, then bytes 0 to 62 of this
@@ -232,29 +232,26 @@ fn mixed(
     own: Own,
 ) -> (__m512i, u8) {
     let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
-    // The byte after each: the block from `at + 1`, without reading past the text.
-    let after = bytes.len().saturating_sub(at + 1).min(BLOCK);
-    let keep = if after == BLOCK {
-        u64::MAX
-    } else {
-        (1u64 << after) - 1
-    };
-    // SAFETY: the load reads only the bytes of `keep`, each inside `bytes` (the first `after`
-    // from `at + 1`; a masked-out byte is not read and cannot fault).
-    let next = unsafe { _mm512_maskz_loadu_epi8(keep, bytes.as_ptr().add(at + 1).cast::<i8>()) };
+    // The byte after each, and the one after that: the block from `at + 1` and from `at + 2`,
+    // without reading past the text.
+    let next = following(bytes, at + 1);
+    let third = following(bytes, at + 2);
     let high = _mm512_movepi8_mask(x);
     let mut classes = _mm512_mask_blend_epi8(
         high,
         _mm512_permutex2var_epi8(tables.plain.classes.0, x, tables.plain.classes.1),
         _mm512_permutex2var_epi8(tables.high.0, x, tables.high.1),
     );
-    // The leads whose class the second byte decides (classify_multibyte).
+    // The leads whose class the bytes after them decide (classify_multibyte).
     let e3 = _mm512_cmpeq_epi8_mask(x, byte(0xE3));
     let below_81 = _mm512_cmplt_epu8_mask(next, byte(0x81));
     let below_84 = _mm512_cmplt_epu8_mask(next, byte(0x84));
+    let hiragana = _mm512_cmpeq_epi8_mask(next, byte(0x81))
+        | (_mm512_cmpeq_epi8_mask(next, byte(0x82)) & _mm512_cmplt_epu8_mask(third, byte(0xA0)));
     let from_b8 = !_mm512_cmplt_epu8_mask(next, byte(0xB8));
+    classes = _mm512_mask_mov_epi8(classes, e3 & !below_81 & below_84, byte(KATAKANA));
+    classes = _mm512_mask_mov_epi8(classes, e3 & hiragana, byte(HIRAGANA));
     classes = _mm512_mask_mov_epi8(classes, e3 & below_81, byte(SYMBOL));
-    classes = _mm512_mask_mov_epi8(classes, e3 & !below_81 & below_84, byte(KANA));
     let ef = _mm512_cmpeq_epi8_mask(x, byte(0xEF));
     classes = _mm512_mask_mov_epi8(classes, ef & from_b8, byte(SYMBOL));
     // Each continuation byte takes the class of the byte before it, three times over: then
@@ -289,6 +286,21 @@ fn mixed(
         _mm512_slli_epi64::<8>(_mm512_sad_epu8(weights(&tables.pair_high), zero)),
     );
     (sums, code_at(of_character, own.last))
+}
+
+/// The 64 bytes of `bytes` from `from`, zero past the text (a masked-out byte is not read).
+#[inline]
+#[target_feature(enable = "avx512bw")]
+fn following(bytes: &[u8], from: usize) -> __m512i {
+    let count = bytes.len().saturating_sub(from).min(BLOCK);
+    let keep = if count == BLOCK {
+        u64::MAX
+    } else {
+        (1u64 << count) - 1
+    };
+    // SAFETY: the load reads only the bytes of `keep`, each inside `bytes` (the first `count`
+    // from `from`; with none, nothing is read: a masked-out byte cannot fault).
+    unsafe { _mm512_maskz_loadu_epi8(keep, bytes.as_ptr().wrapping_add(from).cast::<i8>()) }
 }
 
 /// Which bytes of a block are the text's: a whole block's 64, or the first of the text's last

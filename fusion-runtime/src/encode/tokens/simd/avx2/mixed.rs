@@ -4,7 +4,7 @@
 //!
 //! - each byte's class: an ASCII byte's by the plain block's codes, with the whitespace they
 //!   leave out; a lead byte's by a lookup of its low four bits in the table of its high four;
-//!   the leads `E3` and `EF` corrected by comparing the byte after them; a byte that continues
+//!   the leads `E3` and `EF` corrected by comparing the bytes after them; a byte that continues
 //!   a character `CONTINUATION`, which weighs nothing after any class;
 //! - each continuation byte then takes its character's class from the byte before it (three
 //!   times: a character has at most three), so that the byte before every character holds the
@@ -21,7 +21,7 @@ use std::arch::x86_64::{
     _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi16,
 };
 
-use super::super::super::{BLOCK, CLASSES, EMOJI, KANA, NEWLINE, SPACE, SYMBOL};
+use super::super::super::{BLOCK, CLASSES, EMOJI, HIRAGANA, KATAKANA, NEWLINE, SPACE, SYMBOL};
 use super::super::{CONTINUATION, HIGH_CLASS, PAIR_HIGH, PAIR_LOW};
 use super::{Plain, byte_before, doubled, last_code, load, splat, within};
 
@@ -47,18 +47,10 @@ pub(super) fn mixed(
     (low, high): (__m256i, __m256i),
     last: u8,
 ) -> (__m256i, u8) {
-    // The byte after each: the block from `at + 1`, zero past the text.
-    let (next_low, next_high) = if bytes.len() > at + BLOCK {
-        (load(&bytes[at + 1..]), load(&bytes[at + 33..]))
-    } else {
-        let mut after = [0; BLOCK];
-        let rest = bytes.get(at + 1..).unwrap_or_default();
-        let taken = rest.len().min(BLOCK);
-        after[..taken].copy_from_slice(&rest[..taken]);
-        (load(&after), load(&after[32..]))
-    };
-    let classes_low = classes(plain, low, next_low);
-    let classes_high = classes(plain, high, next_high);
+    // The byte after each and the one after that: the block from `at + 1` and from `at + 2`.
+    let (next, third) = (following(bytes, at + 1), following(bytes, at + 2));
+    let classes_low = classes(plain, low, next.0, third.0);
+    let classes_high = classes(plain, high, next.1, third.1);
     // Each byte's character's class, the block before's last class carried in.
     let carry = splat(last);
     let of_low = of_character(carry, classes_low);
@@ -71,10 +63,25 @@ pub(super) fn mixed(
     (sums, last_code(of_high))
 }
 
-/// The class of each of 32 bytes `x` (`next`: the byte after each), or `CONTINUATION`.
+/// The 64 bytes of `bytes` from `from` in two halves, zero past the text.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn classes(plain: &Plain, x: __m256i, next: __m256i) -> __m256i {
+fn following(bytes: &[u8], from: usize) -> (__m256i, __m256i) {
+    if bytes.len() >= from + BLOCK {
+        (load(&bytes[from..]), load(&bytes[from + 32..]))
+    } else {
+        let mut after = [0; BLOCK];
+        let rest = bytes.get(from..).unwrap_or_default();
+        after[..rest.len()].copy_from_slice(rest);
+        (load(&after), load(&after[32..]))
+    }
+}
+
+/// The class of each of 32 bytes `x` (`next`: the byte after each, `third` the one after
+/// that), or `CONTINUATION`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn classes(plain: &Plain, x: __m256i, next: __m256i, third: __m256i) -> __m256i {
     // ASCII: the plain block's codes (its classes), and the whitespace they leave out: tab,
     // vertical tab and form feed are spaces, a carriage return a line break.
     let mut ascii = plain.codes(x);
@@ -99,11 +106,24 @@ fn classes(plain: &Plain, x: __m256i, next: __m256i) -> __m256i {
     );
     // `blendv` takes the second where the mask byte's top bit is set: the bytes of 0x80 and up.
     let mut classes = _mm256_blendv_epi8(ascii, other, x);
-    // The leads whose class the second byte decides (classify_multibyte): `E3` below `0x84`
-    // is kana, below `0x81` a symbol; `EF` from `0xB8` on a symbol.
+    // The leads whose class the bytes after them decide (classify_multibyte): `E3` below
+    // `0x84` is katakana, but hiragana at `0x81` and at `0x82` below a third byte of `0xA0`,
+    // and a symbol below `0x81`; `EF` from `0xB8` on a symbol.
     let at_most = |limit: u8| _mm256_cmpeq_epi8(_mm256_min_epu8(next, splat(limit)), next);
     let e3 = _mm256_cmpeq_epi8(x, splat(0xE3));
-    classes = _mm256_blendv_epi8(classes, splat(KANA), _mm256_and_si256(e3, at_most(0x83)));
+    let hiragana = _mm256_or_si256(
+        _mm256_cmpeq_epi8(next, splat(0x81)),
+        _mm256_andnot_si256(
+            _mm256_cmpeq_epi8(_mm256_max_epu8(third, splat(0xA0)), third),
+            _mm256_cmpeq_epi8(next, splat(0x82)),
+        ),
+    );
+    classes = _mm256_blendv_epi8(
+        classes,
+        splat(KATAKANA),
+        _mm256_and_si256(e3, at_most(0x83)),
+    );
+    classes = _mm256_blendv_epi8(classes, splat(HIRAGANA), _mm256_and_si256(e3, hiragana));
     classes = _mm256_blendv_epi8(classes, splat(SYMBOL), _mm256_and_si256(e3, at_most(0x80)));
     let from_b8 = _mm256_cmpeq_epi8(_mm256_max_epu8(next, splat(0xB8)), next);
     let ef = _mm256_cmpeq_epi8(x, splat(0xEF));
