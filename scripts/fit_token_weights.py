@@ -3,7 +3,7 @@
 
     cargo run --release -p fusion-examples --features token-report --bin token_calibration -- --dump \
         > /tmp/corpus.jsonl
-    python3 scripts/fit_token_weights.py --tight 1.055 --high 1.245 < /tmp/corpus.jsonl \
+    python3 scripts/fit_token_weights.py --tight 1.055 --high 1.245 --script-low 1.05 < /tmp/corpus.jsonl \
         [--write fusion-runtime/src/encode/tokens/pairs.in]
 
 Needs numpy and scipy (`pip install scipy`); not part of the build or of CI. It counts, for every
@@ -12,8 +12,9 @@ this one's, as `encode/tokens.rs` classifies them), then solves an integer linea
 pair weights in 128ths of a token:
 
 - the estimate is an upper bound: every item of at least 200 exact tokens at least --low times
-  its exact count, and every item, however small, estimated (rounded up) at no less than its
-  exact count;
+  its exact count (the prose and rows of other scripts, `SCRIPTS`, at least --script-low times
+  it: slack for text of those scripts unlike the corpus's), and every item, however small,
+  estimated (rounded up) at no less than its exact count;
 - every item of at least 200 tokens at most --high times its exact count, those of the
   categories a fitted response is made of (`TIGHT`) at most --tight times it, the columns of one
   kind of value (`COLUMNS`) at most --high-columns times it, and those of `UNBOUNDED` (scripts

@@ -157,8 +157,8 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     ///
     /// The budget is kept by the token estimate (wire format §17.2), which stays under the
     /// exact `o200k_base` count on the text it was calibrated on, but not on every text: it is
-    /// far under on characters drawn at random from a script, katakana loanwords, text in
-    /// decomposed form (NFD) and letters run together without spaces (`fusion_runtime::tokens`,
+    /// far under on characters drawn at random from a script, Korean in decomposed form (NFD),
+    /// letters run together without spaces and short codes alone (`fusion_runtime::tokens`,
     /// "How the estimate works"). On such text, keep the budget by the exact count
     /// (`exact_tokens`, feature `exact-tokens`).
     #[cfg(feature = "budget")]
@@ -169,8 +169,8 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     /// Keeps the budget by the exact `o200k_base` count (feature `exact-tokens`) instead of the
     /// estimate (wire format §17.2): the response is the longest cut whose blocks count at most
     /// the budget exactly, with no room left free, whatever the text (the estimate can be far
-    /// under on characters drawn at random from a script, katakana loanwords, decomposed (NFD)
-    /// text and letters run together without spaces). The estimate's own search
+    /// under on characters drawn at random from a script, Korean in decomposed form (NFD),
+    /// letters run together without spaces and short codes alone). The estimate's own search
     /// aims the tries, and each cut tried is rendered whole and counted by `tiktoken-rs`: two or
     /// three tries, next to the answer, so 1 to 2 ms a call at 2,000 tokens and 10 to 40 ms at
     /// 25,000, hundreds of times the estimate's fit; the vocabulary is loaded on first use
