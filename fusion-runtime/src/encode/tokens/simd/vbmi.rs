@@ -232,10 +232,8 @@ fn mixed(
     own: Own,
 ) -> (__m512i, u8) {
     let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
-    // The byte after each, and the one after that: the block from `at + 1` and from `at + 2`,
-    // without reading past the text.
+    // The byte after each: the block from `at + 1`, without reading past the text.
     let next = following(bytes, at + 1);
-    let third = following(bytes, at + 2);
     let high = _mm512_movepi8_mask(x);
     let mut classes = _mm512_mask_blend_epi8(
         high,
@@ -246,8 +244,13 @@ fn mixed(
     let e3 = _mm512_cmpeq_epi8_mask(x, byte(0xE3));
     let below_81 = _mm512_cmplt_epu8_mask(next, byte(0x81));
     let below_84 = _mm512_cmplt_epu8_mask(next, byte(0x84));
-    let hiragana = _mm512_cmpeq_epi8_mask(next, byte(0x81))
-        | (_mm512_cmpeq_epi8_mask(next, byte(0x82)) & _mm512_cmplt_epu8_mask(third, byte(0xA0)));
+    // `E3 82` is hiragana below a third byte of `A0`, katakana from it: that byte is loaded
+    // only for a block that has the pair (Japanese text), which costs the others nothing.
+    let e3_82 = e3 & _mm512_cmpeq_epi8_mask(next, byte(0x82));
+    let mut hiragana = _mm512_cmpeq_epi8_mask(next, byte(0x81));
+    if e3_82 != 0 {
+        hiragana |= e3_82 & _mm512_cmplt_epu8_mask(following(bytes, at + 2), byte(0xA0));
+    }
     let from_b8 = !_mm512_cmplt_epu8_mask(next, byte(0xB8));
     classes = _mm512_mask_mov_epi8(classes, e3 & !below_81 & below_84, byte(KATAKANA));
     classes = _mm512_mask_mov_epi8(classes, e3 & hiragana, byte(HIRAGANA));

@@ -17,8 +17,9 @@
 
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_epi8,
-    _mm256_cmpeq_epi8, _mm256_max_epu8, _mm256_min_epu8, _mm256_or_si256, _mm256_sad_epu8,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi16,
+    _mm256_cmpeq_epi8, _mm256_max_epu8, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256,
+    _mm256_sad_epu8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64,
+    _mm256_srli_epi16,
 };
 
 use super::super::super::{BLOCK, CLASSES, EMOJI, HIRAGANA, KATAKANA, NEWLINE, SPACE, SYMBOL};
@@ -47,8 +48,21 @@ pub(super) fn mixed(
     (low, high): (__m256i, __m256i),
     last: u8,
 ) -> (__m256i, u8) {
-    // The byte after each and the one after that: the block from `at + 1` and from `at + 2`.
-    let (next, third) = (following(bytes, at + 1), following(bytes, at + 2));
+    // The byte after each: the block from `at + 1`. And the one after that, from `at + 2`, only
+    // for a block with an `E3 82` pair (hiragana below a third byte of `A0`, katakana from
+    // it), which costs blocks of other text nothing; elsewhere it is never read.
+    let next = following(bytes, at + 1);
+    let e3_82 = |x: __m256i, next: __m256i| {
+        _mm256_movemask_epi8(_mm256_and_si256(
+            _mm256_cmpeq_epi8(x, splat(0xE3)),
+            _mm256_cmpeq_epi8(next, splat(0x82)),
+        )) != 0
+    };
+    let third = if e3_82(low, next.0) || e3_82(high, next.1) {
+        following(bytes, at + 2)
+    } else {
+        (_mm256_setzero_si256(), _mm256_setzero_si256())
+    };
     let classes_low = classes(plain, low, next.0, third.0);
     let classes_high = classes(plain, high, next.1, third.1);
     // Each byte's character's class, the block before's last class carried in.
