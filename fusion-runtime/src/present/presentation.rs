@@ -159,7 +159,7 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     /// exact `o200k_base` count on the text it was calibrated on, but not on every text: it is
     /// under on characters drawn at random from a script, Korean in decomposed form (NFD),
     /// letters run together without spaces and short values alone under a narrow `_select` (a
-    /// probe's lists of 500 emoji city names went 20% over; `fusion_runtime::tokens`,
+    /// probe's lists of 500 emoji city names went 15% over; `fusion_runtime::tokens`,
     /// "How the estimate works"). On such text, keep the budget by the exact count
     /// (`exact_tokens`, feature `exact-tokens`).
     #[cfg(feature = "budget")]
