@@ -442,6 +442,15 @@ fn katakana_name() -> impl Strategy<Value = String> {
         })
 }
 
+/// JSON, pretty or compact, or TOON.
+fn any_format() -> impl Strategy<Value = fusion_runtime::present::Format> {
+    prop::sample::select(vec![
+        fusion_runtime::present::Format::Json,
+        fusion_runtime::present::Format::CompactJson,
+        fusion_runtime::present::Format::Toon,
+    ])
+}
+
 /// Words in decomposed form (NFD, as macOS stores file names): a letter and its combining
 /// accents, one or two (`Mu\u{308}ller`, Vietnamese `pha\u{302}\u{309}m`).
 fn decomposed_words() -> impl Strategy<Value = String> {
@@ -468,11 +477,7 @@ proptest! {
     #[test]
     fn identifiers_and_other_scripts_stay_within_the_budget_by_the_exact_count(
         values in prop::collection::vec(prop::collection::vec(hard_value(), 1..4), 0..80),
-        format in prop::sample::select(vec![
-            fusion_runtime::present::Format::Json,
-            fusion_runtime::present::Format::CompactJson,
-            fusion_runtime::present::Format::Toon,
-        ]),
+        format in any_format(),
         select_note in any::<bool>(),
         budget in 30usize..3_000,
     ) {
@@ -490,11 +495,7 @@ proptest! {
             prop::collection::vec(katakana_name(), 0..120),
             prop::collection::vec(decomposed_words(), 0..120),
         ],
-        format in prop::sample::select(vec![
-            fusion_runtime::present::Format::Json,
-            fusion_runtime::present::Format::CompactJson,
-            fusion_runtime::present::Format::Toon,
-        ]),
+        format in any_format(),
         select_note in any::<bool>(),
         budget in 30usize..4_000,
     ) {
