@@ -96,6 +96,29 @@ fn push(items: &mut Vec<Item>, category: &'static str, name: impl Into<String>, 
     });
 }
 
+/// `rows` as pretty JSON and as TOON, under the two categories, named `{name} JSON` and
+/// `{name} TOON`.
+fn push_rows(
+    items: &mut Vec<Item>,
+    (json_category, toon_category): (&'static str, &'static str),
+    name: &str,
+    rows: &[Value],
+) -> Result<(), Box<dyn std::error::Error>> {
+    push(
+        items,
+        json_category,
+        format!("{name} JSON"),
+        fusion_runtime::testing::json::to_string(rows)?,
+    );
+    push(
+        items,
+        toon_category,
+        format!("{name} TOON"),
+        toon::encode(rows, &ToonOptions::pipe())?,
+    );
+    Ok(())
+}
+
 /// The data blocks of the billing models: each invoice alone and lists of them, in JSON and TOON.
 fn billing_data(
     invoices: &[Invoice],
@@ -392,18 +415,12 @@ fn wide_rows(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
     let mut random = Random(3);
     for count in [2, 5, 10, 25, 60] {
         let rows: Vec<Value> = (0..count).map(|i| wide_row(i, &mut random)).collect();
-        push(
+        push_rows(
             items,
-            "wide rows JSON",
-            format!("{count} rows"),
-            fusion_runtime::testing::json::to_string(&rows)?,
-        );
-        push(
-            items,
-            "wide rows TOON",
-            format!("{count} rows"),
-            toon::encode(&rows, &ToonOptions::pipe())?,
-        );
+            ("wide rows JSON", "wide rows TOON"),
+            &format!("{count} rows"),
+            &rows,
+        )?;
     }
     Ok(())
 }
@@ -550,18 +567,7 @@ fn katakana_listings(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Er
             })
             .collect();
         let name = format!("katakana listings x{count}");
-        push(
-            items,
-            "non-ASCII",
-            format!("{name} JSON"),
-            fusion_runtime::testing::json::to_string(&rows)?,
-        );
-        push(
-            items,
-            "non-ASCII",
-            format!("{name} TOON"),
-            toon::encode(&rows, &ToonOptions::pipe())?,
-        );
+        push_rows(items, ("non-ASCII", "non-ASCII"), &name, &rows)?;
     }
     Ok(())
 }
@@ -634,18 +640,12 @@ fn non_ascii(
                 })
             })
             .collect();
-        push(
+        push_rows(
             items,
-            category,
-            format!("{language} invoices JSON"),
-            fusion_runtime::testing::json::to_string(&rows)?,
-        );
-        push(
-            items,
-            category,
-            format!("{language} invoices TOON"),
-            toon::encode(&rows, &ToonOptions::pipe())?,
-        );
+            (category, category),
+            &format!("{language} invoices"),
+            &rows,
+        )?;
     }
     Ok(())
 }

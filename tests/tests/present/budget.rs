@@ -407,7 +407,7 @@ fn hard_value() -> impl Strategy<Value = String> {
 
 /// A product name of katakana loanwords, as a Japanese shop writes them (`テレビスタンド・ミニ-12`):
 /// katakana merges far less than hiragana, and the estimate once priced it as hiragana, at 0.55
-/// of its exact count (issue #20). The words are not the calibration corpus's.
+/// of its exact count (issue #20). The words are not the calibration corpus's list.
 fn katakana_name() -> impl Strategy<Value = String> {
     const WORDS: [&str; 20] = [
         "テレビ",
@@ -438,7 +438,10 @@ fn katakana_name() -> impl Strategy<Value = String> {
     )
         .prop_map(|(words, separator, number)| {
             let name = words.join(separator);
-            number.map_or(name.clone(), |number| format!("{name}-{number}"))
+            match number {
+                Some(number) => format!("{name}-{number}"),
+                None => name,
+            }
         })
 }
 
