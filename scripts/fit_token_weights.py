@@ -21,6 +21,10 @@ pair weights in 128ths of a token:
   priced like others) with no bound above;
 - the least total excess over the exact count inside that (the tight categories weighing
   more);
+- a 4-byte character (an emoji, mostly) weighs what the emoji table says
+  (`encode/tokens/emoji.in`, written by the `emoji_table` binary), not a pair: a fixed part of
+  each item's estimate; the weight before a combining mark, the other character of its class, is
+  one for every class before it (the block paths count on that);
 - every weight before an ASCII character below 256 (one byte, for the block paths), nothing
   weighing more after a character than at the start nor two tokens less, and every multi-byte
   character at least --floor.
@@ -32,6 +36,8 @@ PERFORMANCE.md.
 
 import argparse
 import json
+import os
+import re
 import sys
 
 import numpy as np
@@ -124,20 +130,51 @@ def variable(last, next_):
     """The weight a pair of classes is priced by (pairs that share a weight share a name)."""
     if next_ in ASCII:
         last = STAND_IN.get(last, last)
+    if next_ == EMOJI:
+        # One weight after any class: a combining mark's (a 4-byte character is priced by the
+        # emoji table instead, and the block paths replace this weight by its).
+        last = "start"
     return (last, next_)
 
 
 VARIABLES = list(dict.fromkeys(variable(last, next_) for last in ORDER for next_ in CLASSES))
 
 
+def emoji_table():
+    """The emoji table of encode/tokens/emoji.in: the tokens of each code point from U+1F000 to
+    U+1FFFF with a space before it."""
+    path = os.path.join(os.path.dirname(__file__), "..", "fusion-runtime", "src", "encode",
+                        "tokens", "emoji.in")
+    with open(path) as table:
+        text = "\n".join(line.split("//")[0] for line in table)
+        return [int(value) for value in re.findall(r"(\d+),", text)]
+
+
+EMOJI_TOKENS = emoji_table()
+EMOJI_FIRST = 0x1F000
+FAR_TOKENS = 5
+
+
+def four_byte_units(char):
+    """What a 4-byte character weighs, in 128ths of a token (`four_byte_units` of tokens.rs)."""
+    index = ord(char) - EMOJI_FIRST
+    tokens = EMOJI_TOKENS[index] if 0 <= index < len(EMOJI_TOKENS) else FAR_TOKENS
+    return tokens * UNIT
+
+
 def features(text):
-    """How many times each pair of classes (the last character's, this one's) occurs."""
+    """How many times each pair of classes (the last character's, this one's) occurs, and the
+    units of the 4-byte characters (priced by the emoji table, not by a pair)."""
     counts = dict.fromkeys(VARIABLES, 0)
+    fixed = 0
     last = "start"
-    for kind in classes(text):
-        counts[variable(last, kind)] += 1
+    for char, kind in zip(text, classes(text)):
+        if len(char.encode()) == 4:
+            fixed += four_byte_units(char)
+        else:
+            counts[variable(last, kind)] += 1
         last = kind
-    return [counts[name] for name in VARIABLES]
+    return [counts[name] for name in VARIABLES], fixed
 
 
 def main():
@@ -157,7 +194,9 @@ def main():
     parser.add_argument("--write", help="also write the table there (encode/tokens/pairs.in)")
     args = parser.parse_args()
     items = [json.loads(line) for line in sys.stdin if line.strip()]
-    x = np.array([features(item["text"]) for item in items], dtype=float)
+    counted = [features(item["text"]) for item in items]
+    x = np.array([counts for counts, _ in counted], dtype=float)
+    fixed = np.array([units for _, units in counted], dtype=float)
     exact = np.array([item["exact"] for item in items], dtype=float)
     sized = exact >= MIN_TOKENS
     tight = np.array([item["category"] in TIGHT for item in items])
@@ -172,13 +211,15 @@ def main():
     high[np.array([item["category"] in UNBOUNDED for item in items])[sized]] = np.inf
     low = np.where(tight[sized], args.low, args.loose_low)
     low[np.array([item["category"] in SCRIPTS for item in items])[sized]] = args.script_low
+    # The ratio's part that the 4-byte characters' fixed weights make.
+    constant = fixed[sized] / (exact[sized] * UNIT)
     constraints = [
         # ratio - excess = 1.
-        LinearConstraint(np.hstack([rows, -np.eye(n)]), 1, 1),
-        LinearConstraint(np.hstack([rows, np.zeros((n, n))]), low, high),
-        # Every item rounds up to at least its exact count: x . w >= 128 (exact - 1) + 1.
+        LinearConstraint(np.hstack([rows, -np.eye(n)]), 1 - constant, 1 - constant),
+        LinearConstraint(np.hstack([rows, np.zeros((n, n))]), low - constant, high - constant),
+        # Every item rounds up to at least its exact count: x . w + fixed >= 128 (exact - 1) + 1.
         LinearConstraint(np.hstack([x, np.zeros((len(items), n))]),
-                         UNIT * (exact - 1) + 1, np.inf),
+                         UNIT * (exact - 1) + 1 - fixed, np.inf),
     ]
 
     def between(terms, low, limit):
@@ -219,7 +260,7 @@ def main():
             out.write("\n".join(table) + "\n")
     print("\n".join(table))
     print(f"// {result.message}")
-    estimate = np.ceil(x @ weights / UNIT)
+    estimate = np.ceil((x @ weights + fixed) / UNIT)
     ratio = estimate / exact
     print(f"\nitems of at least {MIN_TOKENS} tokens: {ratio[sized].min():.3f}..{ratio[sized].max():.3f}, "
           f"median {np.median(ratio[sized]):.3f}; items under their exact count: "

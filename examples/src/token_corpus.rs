@@ -82,6 +82,7 @@ pub fn corpus() -> Result<Vec<Item>, Box<dyn std::error::Error>> {
     )?;
     wide_non_ascii(&mut items)?;
     katakana_listings(&mut items)?;
+    emoji_labels(&mut items)?;
     decomposed(&mut items);
     synthetic::synthetic(&mut items)?;
     columns::columns(&mut items)?;
@@ -545,6 +546,37 @@ fn wide_non_ascii(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error
     Ok(())
 }
 
+/// Short labels decorated with emoji, as status pages, team lists and shipping boards show
+/// them: emoji with a variation selector (`⚠️`), joined by a zero-width joiner (`👩‍🔧`), with a
+/// skin tone, flags (two regional indicators), and emoji before and after words, as JSON,
+/// compact JSON and TOON rows. The estimate prices each emoji by its table (its exact count
+/// alone); these hold the characters that join them as an upper bound (as the synthetic items
+/// are held: not the text of a response of record, so with no 5% of slack below).
+fn emoji_labels(items: &mut Vec<Item>) -> Result<(), Box<dyn std::error::Error>> {
+    let mut random = Random(29);
+    let labels = scripts::EMOJI_LABELS;
+    for count in [20, 60, 160] {
+        let rows: Vec<Value> = (0..count)
+            .map(|i| {
+                json!({
+                    "id": format!("L-{}", 100 + i),
+                    "label": labels[random.below(labels.len())],
+                    "owner": labels[random.below(labels.len())],
+                })
+            })
+            .collect();
+        let name = format!("emoji labels x{count}");
+        push_rows(items, ("synthetic", "synthetic"), &name, &rows)?;
+        push(
+            items,
+            "synthetic",
+            format!("{name} compact JSON"),
+            serde_json::to_string(&rows)?,
+        );
+    }
+    Ok(())
+}
+
 /// A Japanese shop's listings, JSON and TOON: product names of two or three katakana loanwords
 /// (a space between them or not), the text on which pricing katakana as hiragana fell to 0.55
 /// of the exact count.
@@ -927,6 +959,35 @@ pub fn measure(items: Vec<Item>, exact: &impl TokenCounter) -> Vec<Measured> {
             item,
         })
         .collect()
+}
+
+/// The first and one past the last code point of the estimate's emoji table
+/// (`fusion-runtime/src/encode/tokens/emoji.in`): the code points whose UTF-8 begins `F0 9F`.
+pub const EMOJI_TABLE: std::ops::Range<u32> = 0x1F000..0x20000;
+
+/// The text of the estimate's emoji table: for each code point of [`EMOJI_TABLE`], its tokens by
+/// `exact` with a space before it (the space goes into the emoji's first token or takes one of
+/// its own; never fewer than the emoji's alone); the `emoji_table` binary writes it.
+pub fn emoji_table(exact: &impl TokenCounter) -> String {
+    let mut text = String::from(
+        "// The o200k_base tokens of each code point from U+1F000 to U+1FFFF with a space before it\n\
+         // (`TokenTally` prices a 4-byte character by it). Written by\n\
+         // `cargo run --release -p fusion-examples --features token-report --bin emoji_table`.\n[\n",
+    );
+    for row in EMOJI_TABLE.step_by(16) {
+        text.push_str("   ");
+        for point in row..(row + 16).min(EMOJI_TABLE.end) {
+            let tokens = char::from_u32(point).map_or(5, |c| {
+                exact
+                    .count(&format!(" {c}"))
+                    .max(exact.count(&c.to_string()))
+            });
+            let _ = write!(text, " {tokens},");
+        }
+        let _ = writeln!(text, " // U+{row:X}");
+    }
+    text.push_str("]\n");
+    text
 }
 
 /// The calibration table in markdown: per category, the items of at least [`MIN_TOKENS`]

@@ -44,3 +44,20 @@ fn every_sized_corpus_item_is_within_the_bounds() {
         outside.join("\n")
     );
 }
+
+/// The estimate's emoji table (`fusion-runtime/src/encode/tokens/emoji.in`) holds the exact
+/// `o200k_base` counts: written by the `emoji_table` binary, it must be written again when the
+/// tokenizer or the table's form changes.
+#[test]
+fn the_emoji_table_holds_the_tokenizers_counts() {
+    let exact = ExactCounter::o200k().expect("the o200k_base vocabulary loads");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fusion-runtime/src/encode/tokens/emoji.in");
+    let committed = std::fs::read_to_string(&path).expect("the emoji table is in the repository");
+    assert!(
+        committed == token_corpus::emoji_table(&exact),
+        "{} differs from the tokenizer's counts: run \
+         `cargo run --release -p fusion-examples --features token-report --bin emoji_table`",
+        path.display()
+    );
+}

@@ -151,3 +151,36 @@ pub(super) const KATAKANA_WORDS: &[&str] = &[
     "ポータブル",
     "コンパクト",
 ];
+
+/// Labels decorated with emoji (`emoji_labels`): variation selectors, zero-width joiners, skin
+/// tones, flags, and emoji before and after words.
+pub(super) const EMOJI_LABELS: &[&str] = &[
+    "✅ Deployed",
+    "⚠️ Degraded",
+    "❌ Failed",
+    "⏳ Queued",
+    "🟠 At risk",
+    "🔵 In review",
+    "🛠️ Maintenance",
+    "👩‍🔧 Field crew",
+    "👨🏽‍💼 Account lead",
+    "🧑‍🚀 Launch team",
+    "🇳🇱 Rotterdam hub",
+    "🇧🇷 São Paulo",
+    "🇰🇷 Busan port",
+    "🇮🇹 Milano 🍝",
+    "Night shift 🌙",
+    "Cold chain ❄️",
+    "Fragile 🥚🥚",
+    "Express ⚡⚡⚡",
+    "VIP 💎",
+    "Returned ↩️",
+    "🐢 Slow lane",
+    "🧪 Lab samples",
+    "🎂 Birthday order",
+    "🏋️‍♀️ Gym gear",
+    "🧑🏻‍🍳 Kitchen",
+    "📍 Pickup point",
+    "🗳️ Ballots",
+    "🦺 Safety check",
+];

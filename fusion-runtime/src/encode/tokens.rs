@@ -16,7 +16,11 @@
 //! (`Müller`) starts another piece, a rare consonant after another (`xk`, `qz`, common in
 //! ids of random letters, scarce in words) most likely starts another token, and katakana
 //! (the kana of loanwords, `デジタルカメラ`) merges far less than hiragana. The estimate is the
-//! sum of those pair weights, a 16 × 16 table (`PAIR`).
+//! sum of those pair weights, a 16 × 16 table (`PAIR`), but for a 4-byte character (an emoji,
+//! mostly): emoji do not merge with the letters around them, and each takes its own number of
+//! tokens (most two or three, a few one: `👍`), so each is priced by a table of its exact
+//! count with a space before it (`EMOJI_TOKENS`, U+1F000–U+1FFFF), and any other 4-byte
+//! character at five tokens (no more than a token a byte, and one for a space).
 //!
 //! The weights were fitted by an integer linear program (whole 128ths of a token) to make the
 //! estimate a tight *upper bound* of the exact count: every corpus item, of any size, estimated
@@ -60,9 +64,8 @@
 //! decomposed form (NFD jamo, U+1100–U+11FF, about a third of their count: the tokenizer spends
 //! a token a byte on them), letters run together without a space or mark (`nullnull…`, about
 //! 0.4: a pair of letters knows nothing of how long its word has run), and short values alone
-//! under a narrow `_select` (a city with an emoji, a Russian name or tag, an accented product
-//! name, a status, a code such as `O-12`: 0.72 to 0.95 of their count in compact JSON, 0.85 to
-//! 0.95 in TOON): the pairs price a word's first letter after a quote, and the JSON around a
+//! under a narrow `_select` (a Russian name or tag, an accented product name, a status, a code
+//! such as `O-12`: 0.72 to 0.95 of their count in compact JSON, 0.85 to 0.95 in TOON): the pairs price a word's first letter after a quote, and the JSON around a
 //! value, by their average over the longer fields of the corpus, and a list of short values has
 //! nothing to average them with. Holding such lists as an upper bound too leaves no weights
 //! within 5.5% of the responses' texts (the fit is infeasible). A user's probe with models of
@@ -246,7 +249,11 @@ impl TokenTally {
                 let byte = |index: usize| bytes.get(index).copied().unwrap_or(0);
                 classify_multibyte(lead, byte(at + 1), byte(at + 2))
             };
-            units += u64::from(PAIR[usize::from(last << 4 | class)]);
+            units += if width == 4 {
+                four_byte_units(bytes, at)
+            } else {
+                u64::from(PAIR[usize::from(last << 4 | class)])
+            };
             last = class;
             at += width;
         }
@@ -335,9 +342,10 @@ const HAN: u8 = 13;
 /// Katakana (U+30A0–U+30FF, with the prolonged sound mark `ー`): the kana of loanwords and
 /// names (`デジタルカメラ`), which merge far less than hiragana: seven characters, seven tokens.
 const KATAKANA: u8 = 14;
-/// A 4-byte character (emoji, mostly), or a combining mark (U+0300–U+036F): the accents of
-/// text in decomposed form (NFD, as macOS stores file names), which merge with their letter
-/// far less than a precomposed letter does; priced as dearly as an emoji, an upper bound.
+/// A 4-byte character (emoji, mostly: priced by [`EMOJI_TOKENS`], not by a pair), or a combining
+/// mark (U+0300–U+036F): the accents of text in decomposed form (NFD, as macOS stores file
+/// names), which merge with their letter far less than a precomposed letter does; a combining
+/// mark weighs the same after any class ([`EMOJI_PAIR`]).
 const EMOJI: u8 = 15;
 /// The classes and `START`: a class fits four bits, a pair of them a byte.
 const CLASSES: usize = 16;
@@ -368,6 +376,52 @@ static PAIR: [u16; CLASSES * CLASSES] = {
 /// bounds of "Adding parts"). Tests check all three.
 #[rustfmt::skip]
 const PAIR_WEIGHTS: [[u16; CLASSES]; CLASSES] = include!("tokens/pairs.in");
+
+/// The tokens of each code point from U+1F000 to U+1FFFF (emoji, the regional indicators of
+/// flags, skin tones, pictographs: every character whose UTF-8 begins `F0 9F`), by the
+/// `o200k_base` tokenizer, with a space before it (that space goes into the emoji's first token
+/// or takes one of its own; an emoji alone never takes more). Emoji do not merge with the letters
+/// around them, and most take two or three tokens, a few one (`👍`): one weight for all was
+/// under on the many and over on the few (PERFORMANCE.md, "Issue #20, round thirteen"). Written
+/// by the `emoji_table` binary of `fusion-examples`, which checks it against the tokenizer.
+static EMOJI_TOKENS: [u8; 0x1000] = include!("tokens/emoji.in");
+
+/// What any other 4-byte character takes (historic scripts, rare ideographs, characters not
+/// yet assigned: the tokenizer has no merges for most of them): no more than a token a byte,
+/// and a token for a space before it.
+const FAR_TOKENS: u8 = 5;
+
+/// The weight, in units, of the 4-byte character whose lead byte is at `bytes[at]`: its tokens
+/// by [`EMOJI_TOKENS`] (or [`FAR_TOKENS`]), whatever comes before it (every other character is
+/// priced by its pair). No branch on the text: the block paths call it for every emoji.
+#[inline]
+fn four_byte_units(bytes: &[u8], at: usize) -> u64 {
+    let byte = |index: usize| bytes.get(index).copied().unwrap_or(0);
+    let (lead, second) = (byte(at), byte(at + 1));
+    let index = usize::from(byte(at + 2) & 0x3F) << 6 | usize::from(byte(at + 3) & 0x3F);
+    let tokens = if lead == 0xF0 && second == 0x9F {
+        EMOJI_TOKENS[index]
+    } else {
+        FAR_TOKENS
+    };
+    u64::from(tokens) * UNIT
+}
+
+/// What the pairs give a character of class [`EMOJI`] after any class: the same weight after
+/// every class (a combining mark's, the one other character of the class), so that a block
+/// path, which counts a 4-byte character by its pair as any other, needs only to replace that
+/// weight by [`four_byte_units`], whatever came before.
+const EMOJI_PAIR: u16 = PAIR_WEIGHTS[START as usize][EMOJI as usize];
+const _: () = {
+    let mut last = 0;
+    while last < CLASSES {
+        assert!(
+            PAIR_WEIGHTS[last][EMOJI as usize] == EMOJI_PAIR,
+            "the weights of the pairs before an emoji are all the same"
+        );
+        last += 1;
+    }
+};
 
 /// The class of each ASCII byte.
 static ASCII_CLASS: [u8; 128] = {
@@ -406,7 +460,7 @@ const fn classify_multibyte(lead: u8, second: u8, third: u8) -> (u8, usize) {
         // U+0500–U+07FF: Greek, Armenian, Hebrew, Arabic, Syriac, Thaana, N'Ko (priced like
         // accented letters: their words take more tokens than Cyrillic ones).
         0xC3..=0xCB | 0xCE..=0xCF | 0xD4..=0xDF => (ACCENTED, 2),
-        // U+0300–U+036F: combining marks (priced as emoji, see `EMOJI`).
+        // U+0300–U+036F: combining marks (the class `EMOJI`, see there).
         0xCC..=0xCD => (EMOJI, 2),
         // U+0400–U+04FF: Cyrillic.
         0xD0..=0xD3 => (ALPHABETIC, 2),
@@ -422,7 +476,8 @@ const fn classify_multibyte(lead: u8, second: u8, third: u8) -> (u8, usize) {
         // The rest of the 3-byte range: bopomofo, CJK strokes and ideographs (U+3100–U+9FFF),
         // Indic scripts, Thai, Hangul, Yi.
         0xE0..=0xEF => (HAN, 3),
-        // U+10000 and above: emoji, historic scripts, rare ideographs.
+        // U+10000 and above: emoji, historic scripts, rare ideographs (priced by
+        // `four_byte_units`, not by a pair).
         _ => (EMOJI, 4),
     }
 }

@@ -24,8 +24,8 @@ mod avx2;
 mod vbmi;
 
 use super::{
-    ACCENTED, ALPHABETIC, CLASSES, CONSONANT, EMOJI, HAN, HIRAGANA, KATAKANA, NEWLINE, START,
-    SYMBOL, TokenTally, VOWEL, classify_multibyte,
+    ACCENTED, ALPHABETIC, CLASSES, CONSONANT, EMOJI, EMOJI_PAIR, HAN, HIRAGANA, KATAKANA, NEWLINE,
+    START, SYMBOL, TokenTally, VOWEL, classify_multibyte, four_byte_units,
 };
 
 /// The code of a class in a block: the ASCII classes (and `START`) are their own numbers, 1 to 8;
@@ -148,6 +148,22 @@ const fn pair_bytes(high: bool) -> [u8; 256] {
 
 pub(super) static PAIR_LOW: [u8; 256] = pair_bytes(false);
 pub(super) static PAIR_HIGH: [u8; 256] = pair_bytes(true);
+
+/// What the 4-byte characters whose leads are at the set bits of `leads` (bit i: `bytes[at + i]`)
+/// weigh besides what a block path counted for them: it counted each by its pair,
+/// [`EMOJI_PAIR`] after any class, and each weighs [`four_byte_units`] (the emoji table). Emoji
+/// are rare in most text, so a block without a 4-byte character pays one comparison for them.
+#[inline]
+pub(super) fn four_byte_correction(bytes: &[u8], at: usize, mut leads: u64) -> i64 {
+    let mut correction = 0;
+    while leads != 0 {
+        let lead = at + leads.trailing_zeros() as usize;
+        leads &= leads - 1;
+        // At most 5 tokens, 640 units: no overflow.
+        correction += four_byte_units(bytes, lead).cast_signed() - i64::from(EMOJI_PAIR);
+    }
+    correction
+}
 
 /// Adds the blocks of `bytes` that end by `end` to `tally` and returns where it stopped (a
 /// multiple of [`BLOCK`](super::BLOCK), or a little past one when a character crossed it); 0

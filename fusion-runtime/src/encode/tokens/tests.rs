@@ -15,7 +15,11 @@ fn one_at_a_time(tally: &mut TokenTally, text: &str) {
             let byte = |index: usize| bytes.get(index).copied().unwrap_or(0);
             classify_multibyte(lead, byte(at + 1), byte(at + 2))
         };
-        tally.units += u64::from(pair(tally.last, class));
+        tally.units += if width == 4 {
+            four_byte_units(bytes, at)
+        } else {
+            u64::from(pair(tally.last, class))
+        };
         tally.last = class;
         at += width;
     }
@@ -24,7 +28,7 @@ fn one_at_a_time(tally: &mut TokenTally, text: &str) {
 /// Long texts of plain ASCII runs (the blocks) with every other kind of byte between them.
 fn text() -> impl Strategy<Value = String> {
     proptest::string::string_regex(
-        "([a-z]{1,9}|[A-Z]{1,4}|[0-9]{1,5}|[ ]{1,6}|\\n{1,3}|[\"{}:,_\\-\\[\\]|~\\x7f]{1,4}|\\r|\t|\\x0b|\\x00|é|ł|ж|Ω|日|漢|あ|カ|、|（|→|😬|\u{fe0f}|\u{200d}|ก|한|ㄅ|«|[а-яё]{1,8}|[ぁ-ゖ]{1,6}|[ァ-ヺ]{1,6}|[ゖ-ヿ]{1,4}|ー|ゟ|゠|豈|[一-鿿]{1,5}|[à-ÿ]{1,4}|\\{\\n    \"id\": \"INV-0001\",\\n    \"amount_cents\": 826199\\n  \\}){0,60}",
+        "([a-z]{1,9}|[A-Z]{1,4}|[0-9]{1,5}|[ ]{1,6}|\\n{1,3}|[\"{}:,_\\-\\[\\]|~\\x7f]{1,4}|\\r|\t|\\x0b|\\x00|é|ł|ж|Ω|日|漢|あ|カ|、|（|→|😬|👍|🌲|🦞|🇩🇪|👩\u{200d}💻|\u{1F3FB}|𠀀|𝐀|\u{fe0f}|\u{200d}|ก|한|ㄅ|«|[а-яё]{1,8}|[ぁ-ゖ]{1,6}|[ァ-ヺ]{1,6}|[ゖ-ヿ]{1,4}|ー|ゟ|゠|豈|[一-鿿]{1,5}|[à-ÿ]{1,4}|\\{\\n    \"id\": \"INV-0001\",\\n    \"amount_cents\": 826199\\n  \\}){0,60}",
     )
     .expect("a valid pattern")
 }

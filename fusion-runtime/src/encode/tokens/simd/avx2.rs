@@ -16,14 +16,14 @@ mod mixed;
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_and_si256,
     _mm256_andnot_si256, _mm256_blendv_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
-    _mm256_extract_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
-    _mm256_or_si256, _mm256_permute2x128_si256, _mm256_sad_epu8, _mm256_set1_epi8,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi16, _mm256_srli_epi16,
-    _mm256_storeu_si256, _mm256_sub_epi8,
+    _mm256_extract_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_min_epu8,
+    _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_sad_epu8,
+    _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi16,
+    _mm256_srli_epi16, _mm256_storeu_si256, _mm256_sub_epi8,
 };
 
 use super::super::{ASCII_CLASS, BLOCK, DIGIT, MARK, NEWLINE, SPACE, TokenTally, UPPER};
-use super::{PAIRS, code};
+use super::{PAIRS, code, four_byte_correction};
 
 /// `bytes` in `N` `vpshufb` tables of 16, each twice (it looks up within each 128-bit half):
 /// byte `index` is entry `index % 16` of table `index / 16`.
@@ -160,6 +160,12 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     // (only byte 31 is read) when they were plain and are newer.
     let mut class = tally.last;
     let mut last = splat(code(class));
+    // What the text's 4-byte characters add besides their pairs.
+    let mut correction = 0;
+    let leads = |x: __m256i| {
+        let at_least = _mm256_cmpeq_epi8(_mm256_max_epu8(x, splat(0xF0)), x);
+        u64::from(_mm256_movemask_epi8(at_least).cast_unsigned())
+    };
     let mut plain = false;
     let mut sums = zero;
     let mut at = 0;
@@ -173,6 +179,10 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
             // here, and its continuation bytes at the start of the next block add nothing.
             let (weights, last_class) = mixed::mixed(&plain_tables, bytes, at, (low, high), class);
             sums = _mm256_add_epi64(sums, weights);
+            let four = leads(low) | leads(high) << 32;
+            if four != 0 {
+                correction += four_byte_correction(bytes, at, four);
+            }
             class = last_class;
             last = splat(code(class));
             plain = false;
@@ -194,6 +204,7 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     // SAFETY: the store writes 32 bytes into `lanes`, which is 32 bytes long; any alignment.
     unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), sums) };
     tally.units += lanes.iter().sum::<u64>();
+    tally.units = tally.units.wrapping_add_signed(correction);
     // Past the continuation bytes of a character that crosses the last block's end (counted).
     while bytes.get(at).is_some_and(|&b| b & 0xC0 == 0x80) {
         at += 1;

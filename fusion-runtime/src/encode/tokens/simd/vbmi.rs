@@ -24,7 +24,7 @@
 
 use std::arch::x86_64::{
     __m512i, _mm_extract_epi8, _mm512_add_epi8, _mm512_add_epi64, _mm512_castsi512_si128,
-    _mm512_cmpeq_epi8_mask, _mm512_cmplt_epi8_mask, _mm512_cmplt_epu8_mask,
+    _mm512_cmpeq_epi8_mask, _mm512_cmpge_epu8_mask, _mm512_cmplt_epi8_mask, _mm512_cmplt_epu8_mask,
     _mm512_extracti32x4_epi32, _mm512_loadu_si512, _mm512_mask_blend_epi8, _mm512_mask_mov_epi8,
     _mm512_maskz_loadu_epi8, _mm512_maskz_mov_epi8, _mm512_movepi8_mask, _mm512_permutex2var_epi8,
     _mm512_permutexvar_epi8, _mm512_reduce_add_epi64, _mm512_sad_epu8, _mm512_set1_epi8,
@@ -32,7 +32,7 @@ use std::arch::x86_64::{
 };
 
 use super::super::{ASCII_CLASS, BLOCK, HIRAGANA, KATAKANA, SYMBOL, TokenTally};
-use super::{CONTINUATION, HIGH_CLASS, PAIR_HIGH, PAIR_LOW, PAIRS, code};
+use super::{CONTINUATION, HIGH_CLASS, PAIR_HIGH, PAIR_LOW, PAIRS, code, four_byte_correction};
 
 /// For moving the byte before each in: byte 63 of the block before, then bytes 0 to 62 of this
 /// one (a two-register permute takes 0–63 from the first, 64–127 from the second).
@@ -67,7 +67,9 @@ fn table(bytes: &[u8]) -> __m512i {
 pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
     let tables = Tables::load();
     let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
-    let (newline, space) = (byte(b'\n'), byte(0x20));
+    let (newline, space, four) = (byte(b'\n'), byte(0x20), byte(0xF0));
+    // What the text's 4-byte characters add besides their pairs.
+    let mut correction = 0;
     let zero = _mm512_setzero_si512();
     // The codes of the last block (only its byte 63 is read), and whether it was plain.
     let mut last = byte(code(tally.last));
@@ -87,6 +89,10 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
             // here, and its continuation bytes at the start of the next block add nothing.
             let (weights, class) = mixed(&tables, bytes, at, x, tally.last, Own::WHOLE);
             sums = _mm512_add_epi64(sums, weights);
+            let leads = _mm512_cmpge_epu8_mask(x, four);
+            if leads != 0 {
+                correction += four_byte_correction(bytes, at, leads);
+            }
             tally.last = class;
             last = byte(code(class));
             plain = false;
@@ -103,6 +109,7 @@ pub(super) fn push(tally: &mut TokenTally, bytes: &[u8], end: usize) -> usize {
         tally.last = last_code(last);
     }
     tally.units += _mm512_reduce_add_epi64(sums).cast_unsigned();
+    tally.units = tally.units.wrapping_add_signed(correction);
     // Past the continuation bytes of a character that crosses the last block's end (counted).
     while bytes.get(at).is_some_and(|&b| b & 0xC0 == 0x80) {
         at += 1;
@@ -344,13 +351,19 @@ pub(super) fn push_tail(tally: &mut TokenTally, bytes: &[u8], at: usize) {
     let byte = |b: u8| _mm512_set1_epi8(b.cast_signed());
     let odd = _mm512_cmplt_epi8_mask(x, byte(0x20)) & !_mm512_cmpeq_epi8_mask(x, byte(b'\n'));
     let zero = _mm512_setzero_si512();
+    let mut correction = 0;
     let (sums, class) = if odd & own.keep == 0 {
         let (weights, codes) = Plain::load().weights(x, byte(code(tally.last)));
         let weights = _mm512_maskz_mov_epi8(own.keep, weights);
         (_mm512_sad_epu8(weights, zero), code_at(codes, own.last))
     } else {
+        let leads = _mm512_cmpge_epu8_mask(x, byte(0xF0)) & own.keep;
+        if leads != 0 {
+            correction = four_byte_correction(bytes, at, leads);
+        }
         mixed(&Tables::load(), bytes, at, x, tally.last, own)
     };
     tally.units += _mm512_reduce_add_epi64(sums).cast_unsigned();
+    tally.units = tally.units.wrapping_add_signed(correction);
     tally.last = class;
 }
