@@ -3,7 +3,8 @@
 
     cargo run --release -p fusion-examples --features token-report --bin token_calibration -- --dump \
         > /tmp/corpus.jsonl
-    python3 scripts/fit_token_weights.py --tight 1.055 --high 1.245 --script-low 1.05 < /tmp/corpus.jsonl \
+    python3 scripts/fit_token_weights.py --tight 1.055 --high 1.245 --script-low 1.05 --loose-low 1.02 \
+        --seconds 300 < /tmp/corpus.jsonl \
         [--write fusion-runtime/src/encode/tokens/pairs.in]
 
 Needs numpy and scipy (`pip install scipy`); not part of the build or of CI. It counts, for every

@@ -12,7 +12,7 @@
 
 use std::process::ExitCode;
 
-use fusion_runtime::tokens::{ExactCounter, TokenCounter};
+use fusion_runtime::tokens::ExactCounter;
 
 /// Where the table is written, from the workspace's root.
 const TABLE: &str = "fusion-runtime/src/encode/tokens/emoji.in";
