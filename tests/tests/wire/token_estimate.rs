@@ -87,10 +87,10 @@ fn empty_text_is_no_token_and_a_lone_character_is_one() {
 
 #[test]
 fn words_digits_and_random_letters_weigh_as_the_pieces_they_make() {
-    // One word is one piece: about a token (alone, priced as at the start of a text, where the
-    // estimate, an upper bound, weighs a character as much as after anything).
+    // One word is one piece: a token (alone, priced as at the start of a text, where the
+    // estimate, an upper bound, weighs a character as much as after anything: a few tokens).
     assert!(
-        (1..=3).contains(&estimate("invoice")),
+        (1..=4).contains(&estimate("invoice")),
         "{}",
         estimate("invoice")
     );
