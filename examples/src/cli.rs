@@ -89,6 +89,24 @@ fn millis(flag: &str, value: &str) -> Result<Duration, String> {
     number(flag, value).map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(u64::MAX)))
 }
 
+/// The exit of a report binary whose `run` says whether its check passed: success for
+/// `Ok(true)`, failure for `Ok(false)`, and for an error too, printed after the program's name.
+/// Call [`quiet_on_closed_pipe`] first.
+pub fn report_run(
+    name: &str,
+    run: impl FnOnce() -> Result<bool, Box<dyn std::error::Error>>,
+) -> std::process::ExitCode {
+    quiet_on_closed_pipe();
+    match run() {
+        Ok(true) => std::process::ExitCode::SUCCESS,
+        Ok(false) => std::process::ExitCode::FAILURE,
+        Err(error) => {
+            eprintln!("{name}: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
 /// Makes the program stop quietly, with status 0, when its output is closed (`billing_demo |
 /// head`): Rust ignores `SIGPIPE`, so `println!` to a closed pipe panics with "failed printing to
 /// stdout: Broken pipe" and a backtrace. Any other panic is reported as before. Call it first in

@@ -965,6 +965,12 @@ pub fn measure(items: Vec<Item>, exact: &impl TokenCounter) -> Vec<Measured> {
 /// (`fusion-runtime/src/encode/tokens/emoji.in`): the code points whose UTF-8 begins `F0 9F`.
 pub const EMOJI_TABLE: std::ops::Range<u32> = 0x1F000..0x20000;
 
+/// Where the estimate's emoji table is, in the repository.
+pub fn emoji_table_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fusion-runtime/src/encode/tokens/emoji.in")
+}
+
 /// The text of the estimate's emoji table: for each code point of [`EMOJI_TABLE`], its tokens by
 /// `exact` with a space before it (the space goes into the emoji's first token or takes one of
 /// its own; never fewer than the emoji's alone); the `emoji_table` binary writes it.

@@ -51,8 +51,7 @@ fn every_sized_corpus_item_is_within_the_bounds() {
 #[test]
 fn the_emoji_table_holds_the_tokenizers_counts() {
     let exact = ExactCounter::o200k().expect("the o200k_base vocabulary loads");
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fusion-runtime/src/encode/tokens/emoji.in");
+    let path = token_corpus::emoji_table_path();
     let committed = std::fs::read_to_string(&path).expect("the emoji table is in the repository");
     assert!(
         committed == token_corpus::emoji_table(&exact),

@@ -18,15 +18,7 @@ use fusion_examples::token_corpus::{
 use fusion_runtime::tokens::ExactCounter;
 
 fn main() -> ExitCode {
-    fusion_examples::cli::quiet_on_closed_pipe();
-    match run() {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(error) => {
-            eprintln!("token_calibration: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    fusion_examples::cli::report_run("token_calibration", run)
 }
 
 fn run() -> Result<bool, Box<dyn std::error::Error>> {

@@ -748,15 +748,7 @@ fn percent(part: usize, whole: usize) -> f64 {
 }
 
 fn main() -> ExitCode {
-    fusion_examples::cli::quiet_on_closed_pipe();
-    match run() {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(error) => {
-            eprintln!("token_report: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    fusion_examples::cli::report_run("token_report", run)
 }
 
 /// Prints the report; returns whether the targets are met: TOON within 45% of pretty JSON's
