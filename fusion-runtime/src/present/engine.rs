@@ -426,6 +426,14 @@ pub(crate) struct Mark {
     static_children: usize,
 }
 
+impl Mark {
+    /// Whether a rule or a suggestion was pushed between `before` and this later mark.
+    #[cfg(feature = "budget")]
+    pub(crate) fn pushed_lines_since(self, before: Mark) -> bool {
+        self.rules > before.rules || self.suggestions > before.suggestions
+    }
+}
+
 impl<'m> ItemParts<'m> {
     /// No item yet: the static item rules of `T` only (those the tool's description does not say).
     pub(crate) fn new<T: Presenter<Ctx>, Ctx: ?Sized>(
