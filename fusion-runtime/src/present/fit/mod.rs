@@ -173,6 +173,13 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
             .borrow_mut()
             .record(kept, wide(others) - wide(lines));
     };
+    // The first item before the other blocks: when it is no row of the TOON table (billing's
+    // invoices, with their nested customer), the collection is fitted as a list instead, and
+    // the other blocks made for the table were made for nothing (once of the four times a fit
+    // of billing as TOON made them).
+    if !data.borrow_mut().extend(items, 1)? {
+        return Ok(None);
+    }
     let first = parts.borrow_mut().tokens(1);
     record(1, first);
     let mut others_at =
