@@ -175,8 +175,8 @@ fn collection<T: Presenter<Ctx>, Ctx: ?Sized>(
     };
     // The first item before the other blocks: when it is no row of the TOON table (billing's
     // invoices, with their nested customer), the collection is fitted as a list instead, and
-    // the other blocks made for the table were made for nothing (once of the four times a fit
-    // of billing as TOON made them).
+    // the other blocks made for the table were made for nothing (a fit of billing as TOON made
+    // them four times, where three do).
     if !data.borrow_mut().extend(items, 1)? {
         return Ok(None);
     }
