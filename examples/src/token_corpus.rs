@@ -983,7 +983,8 @@ pub fn emoji_table(exact: &impl TokenCounter) -> String {
     for row in EMOJI_TABLE.step_by(16) {
         text.push_str("   ");
         for point in row..(row + 16).min(EMOJI_TABLE.end) {
-            let tokens = char::from_u32(point).map_or(5, |c| {
+            // U+1F000–U+1FFFF are all characters (no surrogate among them).
+            let tokens = char::from_u32(point).map_or(0, |c| {
                 exact
                     .count(&format!(" {c}"))
                     .max(exact.count(&c.to_string()))

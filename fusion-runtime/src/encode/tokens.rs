@@ -23,28 +23,27 @@
 //! character at five tokens (no more than a token a byte, and one for a space).
 //!
 //! The weights were fitted by an integer linear program (whole 128ths of a token) to make the
-//! estimate a tight *upper bound* of the exact count: every corpus item, of any size, estimated
-//! at no less than its exact count; of the items of at least 200 tokens, the kinds of text a
-//! fitted response is made of (billing JSON and TOON, whole responses, rules, UI blocks, the wide
-//! rows of non-ASCII text as JSON and TOON and their other blocks) at most 5.5% over (6% once
-//! rounded), columns of one kind of value and ids of random letters at most 40%, every other
-//! item at most 25% over, the prose and rows of other scripts at least 5% over (slack for
-//! text of those scripts unlike the corpus's) and the other items outside the responses' kinds
-//! at least 2% over (slack for word soups unlike the corpus's); and the least total excess
-//! inside that. The
-//! corpus (`fusion_examples::token_corpus`): billing JSON (pretty and compact, whole and under a
-//! `_select`) and TOON, whole billing responses, rules, UI blocks, `<tool_error>` envelopes, wide synthetic rows, German, Russian, Japanese and emoji
-//! text, a Japanese shop's catalog and listings (product names of katakana loanwords), German
-//! in decomposed form (NFD), wide rows of Japanese, Chinese, Russian, accented Latin and emoji
-//! text (mixed, and one script each; JSON, compact JSON and TOON) with their tables and rules,
-//! columns of one kind of value alone (UUIDs, hashes, base64, codes, short codes with a number
-//! such as `O-12`, digits, timestamps, URLs) and of random letters (lower-case ids, upper-case
-//! codes, e-mail addresses, camelCase names), rules and invoices in Greek, Arabic, Hebrew,
-//! Korean, Hindi and Thai, and synthetic word soups, CSV, deep JSON, number lists, prose, long
-//! and compound words, identifiers and notes in JSON rows. The fit is `scripts/fit_token_weights.py`
-//! (it writes `tokens/pairs.in`); `cargo run --release -p fusion-examples --features
-//! token-report --bin token_calibration` checks it (the table is in PERFORMANCE.md, "Token
-//! estimate calibration").
+//! estimate a tight *upper bound* of the exact count: every corpus item, of any size, estimated at
+//! no less than its exact count; of the items of at least 200 tokens, the kinds of text a fitted
+//! response is made of (billing JSON and TOON, whole responses, rules, UI blocks, the wide rows of
+//! non-ASCII text as JSON and TOON and their other blocks) at most 5.5% over (6% once rounded),
+//! columns of one kind of value and ids of random letters at most 40%, every other item at most 25%
+//! over, the prose and rows of other scripts at least 5% over (slack for text of those scripts
+//! unlike the corpus's) and the other items outside the responses' kinds at least 2% over (slack
+//! for word soups unlike the corpus's); and the least total excess inside that. The corpus
+//! (`fusion_examples::token_corpus`): billing JSON (pretty and compact, whole and under a
+//! `_select`) and TOON, whole billing responses, rules, UI blocks, `<tool_error>` envelopes, wide
+//! synthetic rows, German, Russian, Japanese and emoji text, a Japanese shop's catalog and listings
+//! (product names of katakana loanwords), German in decomposed form (NFD), wide rows of Japanese,
+//! Chinese, Russian, accented Latin and emoji text (mixed, and one script each; JSON, compact JSON
+//! and TOON) with their tables and rules, columns of one kind of value alone (UUIDs, hashes,
+//! base64, codes, short codes with a number such as `O-12`, digits, timestamps, URLs) and of random
+//! letters (lower-case ids, upper-case codes, e-mail addresses, camelCase names), rules and
+//! invoices in Greek, Arabic, Hebrew, Korean, Hindi and Thai, and synthetic word soups, CSV, deep
+//! JSON, number lists, prose, long and compound words, identifiers and notes in JSON rows. The fit
+//! is `scripts/fit_token_weights.py` (it writes `tokens/pairs.in`); `cargo run --release -p
+//! fusion-examples --features token-report --bin token_calibration` checks it (the table is in
+//! PERFORMANCE.md, "Token estimate calibration").
 //!
 //! A sum of pair weights needs no state but the class of the last character, so the estimate
 //! runs at memory speed: on x86-64 with AVX-512 VBMI or AVX2, 64 bytes of any text at a time
@@ -63,20 +62,21 @@
 //! ideographs at 0.4 to 0.6 (their classes have no subclasses of frequent and rare characters as
 //! the ASCII letters do; `Presentation::exact_tokens` keeps a budget on them). So are some real
 //! texts the corpus cannot hold as an upper bound without being far over on the rest: Korean in
-//! decomposed form (NFD jamo, U+1100–U+11FF, about a third of their count: the tokenizer spends
-//! a token a byte on them), letters run together without a space or mark (`nullnull…`, about
-//! 0.4: a pair of letters knows nothing of how long its word has run), and short values alone
-//! under a narrow `_select` (a Russian name or tag, an accented product name, a status, a code
-//! such as `O-12`: 0.72 to 0.95 of their count in compact JSON, 0.85 to 0.95 in TOON): the pairs price a word's first letter after a quote, and the JSON around a
-//! value, by their average over the longer fields of the corpus, and a list of short values has
-//! nothing to average them with. Holding such lists as an upper bound too leaves no weights
-//! within 5.5% of the responses' texts (the fit is infeasible). A user's probe with models of
-//! its own fitted 46,511 responses: 141 went over their budget by the exact count, by up to
-//! 8% (500 Russian product names under a one-field `_select`, compact JSON), all but 6 of them
-//! under a `_select` of one to three short fields. A fit on such text can go over its budget by the exact count; keep the
-//! budget by the exact count there (`Presentation::exact_tokens`). (Katakana, once
-//! priced as hiragana at 0.55 of its count, and accented letters in decomposed form, at 0.7,
-//! have classes of their own since: the corpus holds them.)
+//! decomposed form (NFD jamo, U+1100–U+11FF, about a third of their count: the tokenizer spends a
+//! token a byte on them), letters run together without a space or mark (`nullnull…`, about 0.4: a
+//! pair of letters knows nothing of how long its word has run), and short values alone under a
+//! narrow `_select` (a Russian name or tag, an accented product name, a status, a code such as
+//! `O-12`: 0.72 to 0.95 of their count in compact JSON, 0.85 to 0.95 in TOON): the pairs price a
+//! word's first letter after a quote, and the JSON around a value, by their average over the longer
+//! fields of the corpus, and a list of short values has nothing to average them with. Holding such
+//! lists as an upper bound too leaves no weights within 5.5% of the responses' texts (the fit is
+//! infeasible). A user's probe with models of its own fitted 46,511 responses: 141 went over their
+//! budget by the exact count, by up to 8% (500 Russian product names under a one-field `_select`,
+//! compact JSON), all but 6 of them under a `_select` of one to three short fields. A fit on such
+//! text can go over its budget by the exact count; keep the budget by the exact count there
+//! (`Presentation::exact_tokens`). (Katakana, once priced as hiragana at 0.55 of its count, and
+//! accented letters in decomposed form, at 0.7, have classes of their own since: the corpus holds
+//! them.)
 //! Scripts outside the corpus are priced like the nearest class.
 //!
 //! # Adding parts

@@ -328,9 +328,9 @@ fn wide(n: usize) -> i128 {
 
 /// Where to probe next: one past where the longest prefix that fits probably ends, within the
 /// bracket (the search then probes the guess itself last). `others(kept)` guesses the other
-/// blocks' tokens at a prefix, and the data block is written on until it and they are over the
-/// room, so its tokens are counted, not guessed. `None` when the data block cannot be written
-/// (the probe then says why).
+/// blocks' tokens at a prefix, and the data block, whose first item [`collection`] has written,
+/// is written on until it and they are over the room, so its tokens are counted, not guessed.
+/// `None` when the data block cannot be written (the probe then says why).
 fn aim_prefix<T>(
     data: &mut impl DataPrefix<T>,
     items: &[T],
@@ -349,20 +349,13 @@ fn aim_prefix<T>(
     // and the other blocks' growth).
     loop {
         let written = data.len();
-        let (counted, others_now) = if written == 0 {
-            (0, none)
-        } else {
-            (wide(data.tokens(written)), others(written))
-        };
+        let counted = wide(data.tokens(written));
+        let others_now = others(written);
         let left = wide(room) - counted - others_now;
-        if written >= highest || (written > 0 && left < 0) {
+        if written >= highest || left < 0 {
             break;
         }
-        let per_item = if written == 0 {
-            left
-        } else {
-            (counted + others_now - none) / wide(written)
-        };
+        let per_item = (counted + others_now - none) / wide(written.max(1));
         let batch = usize::try_from(left / per_item.max(1)).unwrap_or(0).max(1);
         if !data
             .extend(items, written.saturating_add(batch).min(highest))
