@@ -10,9 +10,12 @@
 //! (`-- --quick`: the 2,000-token budget only; `-- --exact`: also the fit kept by the exact
 //! count, `exact_tokens`, with what it keeps and its time, the median of five; `-- --margins`:
 //! what the estimate would keep with half the room's margin and with none, the trade the
-//! margin makes). Fails when a fitted response is over its budget by the exact count, an exact
-//! fit keeps other than the exact-maximal prefix, or (`--margins`) a fit keeps other than the
-//! longest prefix whose estimate is within its room by a search of the report's own. The tables
+//! margin makes; `-- --needed`: what keeping 97% of the exact-maximal prefix asks of any
+//! estimate, the highest estimate / exact at which the response of 97% of its items is within
+//! the budget and within the room, against the runtime estimate's own). Fails when a fitted
+//! response is over its budget by the exact count, an exact fit keeps other than the
+//! exact-maximal prefix, or (`--margins`) a fit keeps other than the longest prefix whose
+//! estimate is within its room by a search of the report's own. The tables
 //! of PERFORMANCE.md ("Fitting to a budget", room left; "round seven"; "round ten").
 
 #[path = "../../../fusion-runtime/benches/support/billing.rs"]
@@ -141,19 +144,7 @@ fn maximal(
     limit: usize,
     counter: &dyn TokenCounter,
 ) -> usize {
-    let summary = fitted
-        .blocks()
-        .iter()
-        .find(|block| block.contains("Dataset truncated. "))
-        .cloned()
-        .expect("a budget summary");
-    let from = format!("{k} of {}", case.total);
-    // The count of the first `k` items with the summary of `k`.
-    let count_of = |k: usize| -> usize {
-        let response = (case.respond)(k, None, false);
-        let summary = summary.replace(&from, &format!("{k} of {}", case.total));
-        count(&response, counter) + counter.count(&summary)
-    };
+    let count_of = |j: usize| count_at(case, fitted, k, j, counter);
     let at_k = count_of(k);
     let (mut good, mut bad) = if at_k <= limit {
         let mut step = 1;
@@ -187,6 +178,54 @@ fn maximal(
         }
     }
     good
+}
+
+/// The count by `counter` of a case's first `j` items without a budget, with the budget's
+/// summary of `j` (as `fitted`, which keeps `k`, shows it for `k`).
+fn count_at(
+    case: &Case,
+    fitted: &ToolResponse,
+    k: usize,
+    j: usize,
+    counter: &dyn TokenCounter,
+) -> usize {
+    let summary = fitted
+        .blocks()
+        .iter()
+        .find(|block| block.contains("Dataset truncated. "))
+        .expect("a budget summary")
+        .replace(
+            &format!("{k} of {}", case.total),
+            &format!("{j} of {}", case.total),
+        );
+    count(&(case.respond)(j, None, false), counter) + counter.count(&summary)
+}
+
+/// What keeping 97% of a case's exact-maximal prefix `good` asks of any estimate (`--needed`):
+/// the response of the fewest items that are 97% of it, its exact count, the highest estimate /
+/// exact at which that response is still within the budget itself (no margin at all) and
+/// within the runtime's room, and the estimate / exact the runtime's estimate has on it.
+fn needed(
+    case: &Case,
+    budget: usize,
+    fitted: &ToolResponse,
+    k: usize,
+    good: usize,
+    exact: &ExactCounter,
+) -> String {
+    // The fewest items that are 97% of `good`: ⌈0.97 good⌉.
+    let least = (97 * good).div_ceil(100);
+    let counted = count_at(case, fitted, k, least, exact);
+    let estimated = count_at(case, fitted, k, least, &Estimator);
+    #[allow(clippy::cast_precision_loss, reason = "small counts")]
+    let ratio = |top: usize| top as f64 / counted as f64;
+    format!(
+        " {least} | {} | {:.3} | {:.3} | {:.3} |",
+        thousands(counted),
+        ratio(budget),
+        ratio(room_with(budget, Some(2))),
+        ratio(estimated),
+    )
 }
 
 /// The margins `--margins` compares, c in B − (c⌈√B⌉ + 4): the runtime's (2), half of it (1),
@@ -260,6 +299,24 @@ fn print_margins(rows: &[(String, usize, usize, Vec<usize>)]) {
     }
 }
 
+/// The table's columns past the fit's own, with `--exact` or `--needed`: their heads and rules.
+fn extra_columns(exactly: bool, needs: bool) -> (&'static str, &'static str) {
+    if exactly {
+        (
+            " kept by the exact count | its exact count | its ms |",
+            "---|---|---|",
+        )
+    } else if needs {
+        (
+            " 97% of it | its exact count | highest estimate / exact within B | \
+             within the room | the estimate's |",
+            "---|---|---|---|---|",
+        )
+    } else {
+        ("", "")
+    }
+}
+
 /// The sum over the blocks (wire format §17.2).
 fn count(response: &ToolResponse, counter: &(impl TokenCounter + ?Sized)) -> usize {
     response.blocks().iter().map(|b| counter.count(b)).sum()
@@ -269,16 +326,10 @@ fn main() -> ExitCode {
     let quick = std::env::args().any(|arg| arg == "--quick");
     let exactly = std::env::args().any(|arg| arg == "--exact");
     let margins = std::env::args().any(|arg| arg == "--margins");
+    let needs = std::env::args().any(|arg| arg == "--needed");
     let exact = ExactCounter::o200k().expect("the o200k_base vocabulary loads");
     let budgets: &[usize] = if quick { &BUDGETS[..1] } else { &BUDGETS };
-    let (more, more_rule) = if exactly {
-        (
-            " kept by the exact count | its exact count | its ms |",
-            "---|---|---|",
-        )
-    } else {
-        ("", "")
-    };
+    let (more, more_rule) = extra_columns(exactly, needs);
     println!(
         "| case | budget | kept | exact-maximal | kept / exact-maximal | exact of the fitted | \
          estimate / exact |{more}\n|---|---|---|---|---|---|---|{more_rule}"
@@ -337,6 +388,8 @@ fn main() -> ExitCode {
                     wrong += 1;
                 }
                 format!(" {kept_exactly} | {} | {millis:.1} |", thousands(counted))
+            } else if needs {
+                needed(&case, budget, &fitted, k, good, &exact)
             } else {
                 String::new()
             };
