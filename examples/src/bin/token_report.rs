@@ -1,5 +1,5 @@
 //! Token and size report: what each data block format costs a model, in UTF-8 bytes and in
-//! `o200k_base` tokens (the GPT-4o tokenizer, via `tiktoken-rs`).
+//! `o200k_base` tokens (the GPT-4o tokenizer: `tokens::ExactCounter`).
 //!
 //! `cargo run --release -p fusion-examples --features token-report --bin token_report`
 //!
@@ -43,6 +43,7 @@ use fusion_examples::store::Store;
 use fusion_examples::tasks::tasks_tools;
 use fusion_examples::tools::{BillingApp, tools};
 use fusion_runtime::present::{FieldMask, Format, Model};
+use fusion_runtime::tokens::{ExactCounter, TokenCounter};
 use fusion_runtime::tool::ToolDefinition;
 use fusion_runtime::{Call, Presenter, Selection, Tool, ToolResponse, ToolSet};
 use serde::{Deserialize, Serialize, Serializer};
@@ -158,11 +159,7 @@ fn blocks<T: Model>(
     Ok(blocks)
 }
 
-fn report(
-    title: &str,
-    blocks: &[Block],
-    bpe: &tiktoken_rs::CoreBPE,
-) -> Vec<(String, usize, usize)> {
+fn report(title: &str, blocks: &[Block], bpe: &ExactCounter) -> Vec<(String, usize, usize)> {
     println!("\n{title}");
     println!(
         "{:<48} {:>10} {:>10} {:>9} {:>9}",
@@ -171,7 +168,7 @@ fn report(
     let figures: Vec<(String, usize, usize)> = blocks
         .iter()
         .map(|block| {
-            let tokens = bpe.encode_ordinary(&block.text).len();
+            let tokens = bpe.count(&block.text);
             (block.format.clone(), block.text.len(), tokens)
         })
         .collect();
@@ -198,8 +195,8 @@ struct Whole {
 }
 
 impl Whole {
-    fn of(response: &ToolResponse, bpe: &tiktoken_rs::CoreBPE) -> Self {
-        let tokens = |text: &str| bpe.encode_ordinary(text).len();
+    fn of(response: &ToolResponse, bpe: &ExactCounter) -> Self {
+        let tokens = |text: &str| bpe.count(text);
         let data = response.blocks().first().map_or("", String::as_str);
         Whole {
             data_bytes: data.len(),
@@ -214,12 +211,7 @@ impl Whole {
 
 /// Prints one presented call with both data block formats; returns the TOON response's tokens
 /// as a percentage of the JSON response's.
-fn compare(
-    title: &str,
-    json: &ToolResponse,
-    toon: &ToolResponse,
-    bpe: &tiktoken_rs::CoreBPE,
-) -> f64 {
+fn compare(title: &str, json: &ToolResponse, toon: &ToolResponse, bpe: &ExactCounter) -> f64 {
     println!("\n{title}");
     println!(
         "{:<20} {:>7} {:>11} {:>12} {:>12} {:>13} {:>9} {:>12} {:>9}",
@@ -268,21 +260,17 @@ fn items_in(data: &str) -> usize {
 
 /// Prints the tokens of the rules and suggestions blocks of the product list, one line per item
 /// (before) and said once (after, wire format §6.10).
-fn said_once(bpe: &tiktoken_rs::CoreBPE) -> Result<(), Box<dyn std::error::Error>> {
+fn said_once(bpe: &ExactCounter) -> Result<(), Box<dyn std::error::Error>> {
     let lists = |response: &ToolResponse| {
         let of = |tag: &str| {
             response
                 .blocks()
                 .iter()
                 .filter(|block| block.starts_with(tag))
-                .map(|block| bpe.encode_ordinary(block).len())
+                .map(|block| bpe.count(block))
                 .sum::<usize>()
         };
-        let total: usize = response
-            .blocks()
-            .iter()
-            .map(|block| bpe.encode_ordinary(block).len())
-            .sum();
+        let total: usize = response.blocks().iter().map(|block| bpe.count(block)).sum();
         (of("<domain_rules>"), of("<action_suggestions>"), total)
     };
     let each = ProductEach::all();
@@ -324,7 +312,7 @@ fn said_once(bpe: &tiktoken_rs::CoreBPE) -> Result<(), Box<dyn std::error::Error
 /// Prints the billing calls without a budget and with each budget: items kept, estimated and
 /// exact tokens; returns whether every budgeted response stayed within its budget by the exact
 /// count.
-fn budgets(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::error::Error>> {
+fn budgets(bpe: &ExactCounter) -> Result<bool, Box<dyn std::error::Error>> {
     let calls = [
         (
             "list_invoices",
@@ -369,11 +357,7 @@ fn budgets(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::error::Error
                 .iter()
                 .map(|b| fusion_runtime::tokens::estimate(b))
                 .sum();
-            let exact: usize = response
-                .blocks()
-                .iter()
-                .map(|b| bpe.encode_ordinary(b).len())
-                .sum();
+            let exact: usize = response.blocks().iter().map(|b| bpe.count(b)).sum();
             let data = response.blocks().first().map_or("", String::as_str);
             let by_hand = *name == "export_invoices";
             if let Some(budget) = budget
@@ -462,10 +446,10 @@ struct Cost {
 }
 
 impl Cost {
-    fn of(response: &ToolResponse, bpe: &tiktoken_rs::CoreBPE) -> Self {
+    fn of(response: &ToolResponse, bpe: &ExactCounter) -> Self {
         let mut cost = Cost::default();
         for (index, block) in response.blocks().iter().enumerate() {
-            let tokens = bpe.encode_ordinary(block).len();
+            let tokens = bpe.count(block);
             let part = if index == 0 {
                 &mut cost.data
             } else if block.starts_with("<ui_passthrough") {
@@ -633,7 +617,7 @@ fn plain_calls() -> [(&'static str, Maker, &'static str, Value); 11] {
 
 /// Prints the plain-server-vs-fusion table; returns whether every lean answer with MCP Apps
 /// is within 1.1x of the plain server's compact JSON.
-fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::error::Error>> {
+fn plain_vs_fusion(bpe: &ExactCounter) -> Result<bool, Box<dyn std::error::Error>> {
     let calls = plain_calls();
     println!(
         "\nPlain server vs fusion: model-visible o200k tokens per call (the text blocks). plain: \
@@ -686,7 +670,7 @@ fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::erro
                 Some(value) => serde_json::to_string(value)?,
                 None => response.blocks()[0].clone(),
             };
-            Ok(bpe.encode_ordinary(&data).len())
+            Ok(bpe.count(&data))
         };
         let plain = plain_of(&apps)?;
         let cost = Cost::of(&default.response, bpe);
@@ -715,8 +699,8 @@ fn plain_vs_fusion(bpe: &tiktoken_rs::CoreBPE) -> Result<bool, Box<dyn std::erro
             sessions.push((
                 server,
                 default.descriptions.clone(),
-                bpe.encode_ordinary(&default.descriptions).len(),
-                bpe.encode_ordinary(&lean.descriptions).len(),
+                bpe.count(&default.descriptions),
+                bpe.count(&lean.descriptions),
             ));
         }
     }
@@ -769,7 +753,7 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
             ..InvoiceRow::from(invoice)
         })
         .collect();
-    let bpe = tiktoken_rs::o200k_base()?;
+    let bpe = ExactCounter::o200k()?;
 
     println!("Data block sizes: UTF-8 bytes and o200k_base tokens; % of the pretty JSON block.");
     report(

@@ -173,8 +173,8 @@ impl<'a, T, Ctx: ?Sized> Presentation<'a, T, Ctx> {
     /// under on characters drawn at random from a script, Korean in decomposed form (NFD),
     /// letters run together without spaces and short values alone under a narrow `_select`).
     /// The estimate's own search
-    /// aims the tries, and each cut tried is rendered whole and counted by `tiktoken-rs`: two or
-    /// three tries, next to the answer, so 1 to 2 ms a call at 2,000 tokens and 10 to 40 ms at
+    /// aims the tries, and each cut tried is rendered whole and counted by `bpe-openai`: two or
+    /// three tries, next to the answer, so about 1 ms a call at 2,000 tokens and 7 to 25 ms at
     /// 25,000, hundreds of times the estimate's fit; the vocabulary is loaded on first use
     /// (tens of milliseconds). Without a budget it changes nothing.
     ///
