@@ -16,7 +16,8 @@
 //! response is over its budget by the exact count, an exact fit keeps other than the
 //! exact-maximal prefix, or (`--margins`) a fit keeps other than the longest prefix whose
 //! estimate is within its room by a search of the report's own. The tables
-//! of PERFORMANCE.md ("Fitting to a budget", room left; "round seven"; "round ten").
+//! of PERFORMANCE.md ("Fitting to a budget", room left; "round seven"; "round ten"; "round
+//! fifteen").
 
 #[path = "../../../fusion-runtime/benches/support/billing.rs"]
 mod billing;

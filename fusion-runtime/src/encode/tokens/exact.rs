@@ -11,6 +11,7 @@ use super::TokenCounter;
 /// The exact `o200k_base` count (the GPT-4o tokenizer, via `bpe-openai`): for tests, reports and
 /// budgets kept by the exact count, not for the hot path (about 20 MB/s, a fortieth of the
 /// speed a response is written at).
+#[derive(Clone)]
 pub struct ExactCounter {
     bpe: &'static bpe_openai::Tokenizer,
 }
