@@ -145,7 +145,8 @@ fn maximal(
     limit: usize,
     counter: &dyn TokenCounter,
 ) -> usize {
-    let count_of = |j: usize| count_at(case, fitted, k, j, counter);
+    let summary = summary_of(fitted);
+    let count_of = |j: usize| Prefix::at(case, summary, k, j).count(counter);
     let at_k = count_of(k);
     let (mut good, mut bad) = if at_k <= limit {
         let mut step = 1;
@@ -181,25 +182,37 @@ fn maximal(
     good
 }
 
-/// The count by `counter` of a case's first `j` items without a budget, with the budget's
-/// summary of `j` (as `fitted`, which keeps `k`, shows it for `k`).
-fn count_at(
-    case: &Case,
-    fitted: &ToolResponse,
-    k: usize,
-    j: usize,
-    counter: &dyn TokenCounter,
-) -> usize {
-    let summary = fitted
+/// The budget summary a fitted response shows.
+fn summary_of(fitted: &ToolResponse) -> &str {
+    fitted
         .blocks()
         .iter()
         .find(|block| block.contains("Dataset truncated. "))
         .expect("a budget summary")
-        .replace(
-            &format!("{k} of {}", case.total),
-            &format!("{j} of {}", case.total),
-        );
-    count(&(case.respond)(j, None, false), counter) + counter.count(&summary)
+}
+
+/// A case's first `j` items without a budget, with the budget's summary of `j`.
+struct Prefix {
+    response: ToolResponse,
+    summary: String,
+}
+
+impl Prefix {
+    /// The prefix of `j` items, its summary made from `summary`, the one that `k` items show.
+    fn at(case: &Case, summary: &str, k: usize, j: usize) -> Self {
+        Prefix {
+            response: (case.respond)(j, None, false),
+            summary: summary.replace(
+                &format!("{k} of {}", case.total),
+                &format!("{j} of {}", case.total),
+            ),
+        }
+    }
+
+    /// Its count by `counter`: the blocks' and the summary's.
+    fn count(&self, counter: &dyn TokenCounter) -> usize {
+        count(&self.response, counter) + counter.count(&self.summary)
+    }
 }
 
 /// What keeping 97% of a case's exact-maximal prefix `good` asks of any estimate (`--needed`):
@@ -216,8 +229,8 @@ fn needed(
 ) -> String {
     // The fewest items that are 97% of `good`: ⌈0.97 good⌉.
     let least = (97 * good).div_ceil(100);
-    let counted = count_at(case, fitted, k, least, exact);
-    let estimated = count_at(case, fitted, k, least, &Estimator);
+    let prefix = Prefix::at(case, summary_of(fitted), k, least);
+    let (counted, estimated) = (prefix.count(exact), prefix.count(&Estimator));
     #[allow(clippy::cast_precision_loss, reason = "small counts")]
     let ratio = |top: usize| top as f64 / counted as f64;
     format!(

@@ -30,10 +30,10 @@ impl ExactCounter {
             .map_err(|panic| {
                 let reason = panic
                     .downcast_ref::<&str>()
-                    .map(|reason| (*reason).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "no reason given".to_owned());
-                ExactCounterError(reason)
+                    .copied()
+                    .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                    .unwrap_or("no reason given");
+                ExactCounterError(reason.to_owned())
             })
     }
 }
